@@ -1,0 +1,38 @@
+/** `compliance-read import FILE...`: validated NDJSON import. */
+import { Command } from 'commander';
+import { importFiles } from '../ingest/importer.js';
+import { progressReporter } from './progress.js';
+import { useStore, withDbOption } from './store-option.js';
+import { loadConfig } from '../config/load-config.js';
+
+/** Builds the import command. */
+export function importCommand(): Command {
+  return withDbOption(new Command('import'))
+    .description('import NDJSON envelopes (plain or gzip; - for stdin) into the store')
+    .argument('<files...>', 'NDJSON files, one envelope per line')
+    .option('--json', 'print the summary as one JSON object on the last line of stdout')
+    .option('--gzip-level <n>', 'zlib level of stored gzip bytes (0 stores none) [env GZIP_LEVEL]')
+    .option('--max-line-bytes <n>', 'longest accepted line', String(16 * 1024 * 1024))
+    .action(async (files: string[], opts: { db?: string; json?: boolean; gzipLevel?: string; maxLineBytes: string }) => {
+      const config = loadConfig({ databaseUrl: opts.db, gzipLevel: opts.gzipLevel });
+      const progress = progressReporter(process.stderr);
+      const summary = await useStore({ db: config.databaseUrl }, (store) =>
+        importFiles(store, files, {
+          gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel,
+          maxLineBytes: Number(opts.maxLineBytes),
+          onProgress: progress.onProgress,
+        }),
+      );
+      progress.done();
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(summary)}\n`);
+      } else {
+        const s = summary;
+        process.stdout.write(
+          `read ${s.read}, stored ${s.stored}, unchanged ${s.unchanged}, stale ${s.stale}, rejected ${s.rejected}, warnings ${s.warnings}\n`,
+        );
+        if (s.rejected > 0) process.stdout.write('rejected lines are listed in the .rejects.ndjson file beside each input\n');
+      }
+      if (summary.rejected > 0) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,65 @@
+/** `compliance-read keys create|list|revoke`: API keys, one project each. */
+import { Command } from 'commander';
+import { createApiKey, SCOPES, type Scope } from '../http/api-keys.js';
+import { isDateTime } from '../contract/index.js';
+import { useStore, withDbOption } from './store-option.js';
+
+/** Builds the keys command group. */
+export function keysCommand(): Command {
+  const keys = new Command('keys').description('create, list and revoke API keys');
+  keys.addCommand(
+    withDbOption(new Command('create'))
+      .description('create a key for one project; the key is printed once, as the last line')
+      .requiredOption('--project <project>', 'the project (cmsProjectId) the key reads')
+      .option('--name <name>', 'a label for people')
+      .option('--scopes <scopes...>', `scopes (default all): ${SCOPES.join(', ')}`)
+      .option('--expires <date>', 'expiry, an RFC 3339 date-time or a date (00:00 UTC)')
+      .action(async (opts: { db?: string; project: string; name?: string; scopes?: string[]; expires?: string }) => {
+        const scopes = opts.scopes?.flatMap((s) => s.split(',')).filter((s) => s !== '');
+        for (const s of scopes ?? []) {
+          if (!(SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope ${s}; scopes are ${SCOPES.join(', ')}`);
+        }
+        let expiresAt: string | undefined;
+        if (opts.expires !== undefined) {
+          const full = /^\d{4}-\d{2}-\d{2}$/.test(opts.expires) ? `${opts.expires}T00:00:00Z` : opts.expires;
+          if (!isDateTime(full)) throw new Error('--expires must be an RFC 3339 date-time or a YYYY-MM-DD date');
+          expiresAt = new Date(full).toISOString();
+        }
+        const { key, record } = await useStore(opts, (store) =>
+          createApiKey(store, { project: opts.project, name: opts.name, scopes: scopes as Scope[] | undefined, expiresAt }),
+        );
+        process.stdout.write(`created key ${record.id} for project ${record.project} (${record.scopes.join(', ')})${record.expiresAt ? `, expires ${record.expiresAt}` : ''}\n`);
+        process.stdout.write('store it now: it is not shown again\n');
+        process.stdout.write(`${key}\n`);
+      }),
+  );
+  keys.addCommand(
+    withDbOption(new Command('list'))
+      .description('list keys (never their secrets)')
+      .option('--project <project>', 'only this project')
+      .option('--json', 'as JSON')
+      .action(async (opts: { db?: string; project?: string; json?: boolean }) => {
+        const list = await useStore(opts, (store) => store.listApiKeys(opts.project));
+        const rows = list.map(({ hash: _hash, ...k }) => k);
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(rows)}\n`);
+          return;
+        }
+        for (const k of rows) {
+          const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
+          process.stdout.write(`${k.id}  ${k.project}  ${k.name ?? '-'}  ${k.scopes.join(',')}  ${state}\n`);
+        }
+      }),
+  );
+  keys.addCommand(
+    withDbOption(new Command('revoke'))
+      .description('revoke a key; it is refused from the next request on')
+      .argument('<id>', 'the key id (from keys list)')
+      .action(async (id: string, opts: { db?: string }) => {
+        const done = await useStore(opts, (store) => store.revokeApiKey(id, new Date().toISOString()));
+        if (!done) throw new Error(`no key with id ${id}`);
+        process.stdout.write(`revoked ${id}\n`);
+      }),
+  );
+  return keys;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/** The `compliance-read` command line. */
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/load-config.js';
+import { filesCommand } from './files-command.js';
+import { importCommand } from './import-command.js';
+import { keysCommand } from './keys-command.js';
+import { serveCommand } from './serve-command.js';
+
+const program = new Command('compliance-read')
+  .description('Customer Compliance Read Service: import, serve and manage compliance records')
+  .showHelpAfterError()
+  .exitOverride();
+
+program.addCommand(importCommand());
+program.addCommand(serveCommand());
+program.addCommand(keysCommand());
+program.addCommand(filesCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode;
+  } else if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`compliance-read: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

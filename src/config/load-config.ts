@@ -1,0 +1,58 @@
+/** Builds the effective configuration from flags and the environment (flags win). */
+import { SETTINGS, type Config, type SettingName } from './settings.js';
+
+/** A configuration that failed validation; the message lists every bad value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Flag values keyed by setting name (commander's camelCase option names). */
+export type FlagValues = Partial<Record<SettingName, string>>;
+
+/** Validates every setting; throws one ConfigError naming all bad values. */
+export function loadConfig(flags: FlagValues = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][]) {
+    const fromFlag = flags[name];
+    const raw = fromFlag ?? env[s.env];
+    if (raw === undefined) {
+      out[name] = s.default;
+      continue;
+    }
+    try {
+      out[name] = (s.parse as (r: string) => unknown)(raw);
+    } catch (err) {
+      const source = fromFlag !== undefined ? s.flag.split(' ')[0] : s.env;
+      problems.push(`${source}=${JSON.stringify(s.secret ? '***' : raw)} ${(err as Error).message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out as Config;
+}
+
+/** The configuration as text for `--print-config`, secrets masked. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][]) {
+    const value = config[name];
+    out[s.env] = s.secret && value !== undefined ? maskSecret(String(value)) : value;
+  }
+  return out;
+}
+
+/** Keeps a URL's shape but hides its credentials; hides any other secret whole. */
+export function maskSecret(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'file:' || u.host === '') return '***';
+    if (u.password !== '') u.password = '***';
+    else if (u.username !== '') u.username = '***';
+    return u.toString();
+  } catch {
+    // A plain SQLite path is no secret; anything else that is not a URL is masked whole.
+    return /^[\w./-]+$/.test(value) && !value.includes('=') ? value : '***';
+  }
+}

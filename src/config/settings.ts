@@ -1,0 +1,119 @@
+/**
+ * Every setting of the service, once: its environment variable, flag, default, parser and
+ * whether it is a secret. The CLI derives its flags, `--print-config` and docs/configuration.md
+ * from this table, so a setting cannot exist in one place and be missing from another.
+ */
+
+/** Parses a raw value or throws an Error whose message says what was expected. */
+type Parse<T> = (raw: string) => T;
+
+export interface Setting<T> {
+  env: string;
+  flag: string;
+  description: string;
+  default: T;
+  parse: Parse<T>;
+  secret?: boolean;
+}
+
+const int =
+  (min: number, max: number): Parse<number> =>
+  (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new Error(`must be a whole number from ${min} to ${max}`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new Error(`must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+const num =
+  (min: number, max: number): Parse<number> =>
+  (raw) => {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new Error(`must be a number from ${min} to ${max}`);
+    return n;
+  };
+const str: Parse<string> = (raw) => raw;
+const optional: Parse<string | undefined> = (raw) => (raw === '' ? undefined : raw);
+const oneOf =
+  <T extends string>(...values: T[]): Parse<T> =>
+  (raw) => {
+    if (!(values as string[]).includes(raw)) throw new Error(`must be one of: ${values.join(', ')}`);
+    return raw as T;
+  };
+const basePath: Parse<string> = (raw) => {
+  if (raw === '' || raw === '/') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw)) throw new Error('must be a path like /v1 (no trailing slash)');
+  return raw;
+};
+const url: Parse<string | undefined> = (raw) => {
+  if (raw === '') return undefined;
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new Error('must be an http(s) URL');
+  }
+  return raw.replace(/\/+$/, '');
+};
+const list: Parse<string[]> = (raw) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+function setting<T>(s: Setting<T>): Setting<T> {
+  return s;
+}
+
+/** The settings table. */
+export const SETTINGS = {
+  databaseUrl: setting({
+    env: 'DATABASE_URL',
+    flag: '--db <url>',
+    description: 'SQLite file path (or sqlite:PATH), or a postgres:// URL',
+    default: './data/compliance.db',
+    parse: str,
+    secret: true,
+  }),
+  host: setting({ env: 'HOST', flag: '--host <host>', description: 'address to listen on', default: '127.0.0.1', parse: str }),
+  port: setting({ env: 'PORT', flag: '--port <port>', description: 'HTTP port', default: 8080, parse: int(0, 65535) }),
+  basePath: setting({ env: 'BASE_PATH', flag: '--base-path <path>', description: 'path prefix of the API', default: '/v1', parse: basePath }),
+  publicUrl: setting<string | undefined>({
+    env: 'PUBLIC_URL',
+    flag: '--public-url <url>',
+    description: 'external origin of the service, used in signed file URLs (default http://localhost:PORT)',
+    default: undefined,
+    parse: url,
+  }),
+  cacheControl: setting({
+    env: 'CACHE_CONTROL',
+    flag: '--cache-control <value>',
+    description: 'Cache-Control header of record responses',
+    default: 'no-store',
+    parse: str,
+  }),
+  fileStore: setting({ env: 'FILE_STORE', flag: '--file-store <kind>', description: 'where document files live: local or s3', default: 'local' as 'local' | 's3', parse: oneOf('local', 's3') }),
+  filesDir: setting<string | undefined>({
+    env: 'FILES_DIR',
+    flag: '--files-dir <dir>',
+    description: 'local document file directory (default: files/ beside the SQLite file, or ./data/files)',
+    default: undefined,
+    parse: optional,
+  }),
+  signedUrlTtl: setting({ env: 'SIGNED_URL_TTL', flag: '--signed-url-ttl <seconds>', description: 'lifetime of signed document URLs', default: 900, parse: int(1, 7 * 24 * 3600) }),
+  s3Endpoint: setting<string | undefined>({ env: 'S3_ENDPOINT', flag: '--s3-endpoint <url>', description: 'S3-compatible endpoint (empty for AWS)', default: undefined, parse: url }),
+  s3Region: setting({ env: 'S3_REGION', flag: '--s3-region <region>', description: 'S3 region', default: 'us-east-1', parse: str }),
+  s3Bucket: setting<string | undefined>({ env: 'S3_BUCKET', flag: '--s3-bucket <bucket>', description: 'S3 bucket of document files', default: undefined, parse: optional }),
+  s3AccessKeyId: setting<string | undefined>({ env: 'S3_ACCESS_KEY_ID', flag: '--s3-access-key-id <id>', description: 'S3 access key id', default: undefined, parse: optional, secret: true }),
+  s3SecretAccessKey: setting<string | undefined>({ env: 'S3_SECRET_ACCESS_KEY', flag: '--s3-secret-access-key <secret>', description: 'S3 secret access key', default: undefined, parse: optional, secret: true }),
+  s3ForcePathStyle: setting({ env: 'S3_FORCE_PATH_STYLE', flag: '--s3-force-path-style <bool>', description: 'path-style S3 addressing (MinIO and most S3-compatible stores)', default: true, parse: (raw) => oneOf('true', 'false')(raw) === 'true' }),
+  rateLimitBurst: setting({ env: 'RATE_LIMIT_BURST', flag: '--rate-limit-burst <n>', description: 'token bucket size per API key', default: 2000, parse: int(1, 1e9) }),
+  rateLimitPerSecond: setting({ env: 'RATE_LIMIT_PER_SECOND', flag: '--rate-limit-per-second <n>', description: 'token refill rate per API key', default: 1000, parse: num(0.001, 1e9) }),
+  redisUrl: setting<string | undefined>({ env: 'REDIS_URL', flag: '--redis-url <url>', description: 'Redis for rate limits shared across replicas (in-process when unset)', default: undefined, parse: optional, secret: true }),
+  corsOrigins: setting<string[]>({ env: 'CORS_ORIGINS', flag: '--cors-origins <list>', description: 'comma-separated origins allowed by CORS (off when empty)', default: [], parse: list }),
+  logLevel: setting({ env: 'LOG_LEVEL', flag: '--log-level <level>', description: 'pino log level', default: 'info' as string, parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') }),
+  gzipLevel: setting({ env: 'GZIP_LEVEL', flag: '--gzip-level <n>', description: 'zlib level of the gzip bytes stored at import (0 stores none)', default: 6, parse: int(0, 9) }),
+};
+
+export type SettingName = keyof typeof SETTINGS;
+/** The effective configuration: one value per setting. */
+export type Config = { [K in SettingName]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };

@@ -1,0 +1,92 @@
+/**
+ * The three read operations: path, parameters, scope and response schema. The HTTP layer
+ * validates requests from these definitions and the OpenAPI document is generated from them.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Alert } from './alert.js';
+import { CompanyDetails } from './company.js';
+import { ExecutionStatus, RuleObjectType } from './enums.js';
+import { Execution } from './execution.js';
+import { StringEnum } from './string-enum.js';
+
+/** A query parameter: its schema (on the string value, after parsing) and whether it may repeat. */
+export interface QueryParameter {
+  schema: TSchema;
+  description: string;
+  repeatable?: boolean;
+  /** How the raw string becomes the value the schema checks. */
+  parse?: 'integer';
+}
+
+/** One read operation of the service. */
+export interface Operation {
+  operationId: string;
+  summary: string;
+  /** Path under the base path, OpenAPI style (`{id}`). */
+  path: string;
+  scope: 'companies:read' | 'executions:read' | 'alerts:read';
+  pathParameters: Record<string, { schema: TSchema; description: string }>;
+  query: Record<string, QueryParameter>;
+  response: TSchema;
+  /** Response headers beyond the common ones. */
+  headers?: Record<string, { description: string }>;
+}
+
+/** Largest page of executions. */
+export const MAX_PAGE_SIZE = 200;
+/** Page size when `limit` is not given. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+const Id = Type.String({ minLength: 1, maxLength: 256 });
+
+/** A date-time (RFC 3339) or a plain date (midnight UTC), as accepted by `from` and `to`. */
+export const InstantParameter = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2}))?$',
+  description: 'an ISO 8601 instant: RFC 3339 date-time, or a date meaning 00:00 UTC',
+});
+
+export const OPERATIONS = {
+  getCompanyDetails: {
+    operationId: 'getCompanyDetails',
+    summary: 'Get company details',
+    path: '/companies/{id}/details',
+    scope: 'companies:read',
+    pathParameters: { id: { schema: Id, description: 'identifier of the company customer (uuids match in either case)' } },
+    query: {},
+    response: CompanyDetails,
+  },
+  getCustomerScenarioExecutions: {
+    operationId: 'getCustomerScenarioExecutions',
+    summary: "Get a customer's scenario executions",
+    path: '/customers/{customerId}/scenario-executions',
+    scope: 'executions:read',
+    pathParameters: { customerId: { schema: Id, description: 'identifier of the customer' } },
+    query: {
+      status: { schema: ExecutionStatus, repeatable: true, description: 'only executions with this execution_status (repeat for any of several)' },
+      scenarioId: { schema: Id, description: 'only executions that ran this scenario' },
+      objectType: { schema: RuleObjectType, description: 'only executions with a rule of this object_type' },
+      from: { schema: InstantParameter, description: 'only executions whose last_execution_date is at or after this instant' },
+      to: { schema: InstantParameter, description: 'only executions whose last_execution_date is before this instant' },
+      order: { schema: StringEnum(['desc', 'asc'] as const), description: 'by the instant of last_execution_date, ties by execution_id (default desc)' },
+      limit: {
+        schema: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+        parse: 'integer',
+        description: `page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+      },
+      cursor: { schema: Type.String({ minLength: 1, maxLength: 4096 }), description: 'opaque position from the previous page\'s Link header; only valid with the same filters' },
+    },
+    response: Type.Array(Execution),
+    headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), with the same filters; absent on the last page' } },
+  },
+  getAlert: {
+    operationId: 'getAlert',
+    summary: 'Get an alert',
+    path: '/alerts/{id}',
+    scope: 'alerts:read',
+    pathParameters: { id: { schema: Type.String({ format: 'uuid' }), description: 'alert identifier (uuid, either case)' } },
+    query: {},
+    response: Alert,
+  },
+} as const satisfies Record<string, Operation>;
+
+export type OperationName = keyof typeof OPERATIONS;

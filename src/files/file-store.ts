@@ -1,0 +1,70 @@
+/**
+ * Document file stores: where the bytes of a document live and how a reader gets a URL for them.
+ *
+ * A record's `presignedUrl` is replaced on every read by a URL from the configured store. URLs
+ * are cheap to make (no network call) and stable within an expiry bucket: the expiry is rounded
+ * up to a bucket boundary, so every read inside one bucket yields byte-identical URLs and the
+ * response can carry an ETag that only changes when the bucket does.
+ */
+
+/** The document fields a signed URL depends on. */
+export interface FileDoc {
+  objectKey: string;
+  filename?: string | undefined;
+  mimetype?: string | undefined;
+}
+
+/**
+ * A store able to sign a download URL for a document.
+ *
+ * `signUrl` may return a Promise: the AWS presigner is async although it makes no network call
+ * once credentials are resolved. Callers should take a string result as is and await only a
+ * Promise, so the local store (always synchronous) and cached S3 URLs cost no microtask.
+ * `now` is milliseconds since the epoch (Date.now()).
+ */
+export interface FileStore {
+  signUrl(doc: FileDoc, now: number): string | Promise<string>;
+  /** Unix seconds at which URLs signed at `now` expire; usable in an ETag. */
+  expiresAt(now: number): number;
+}
+
+/** How long signed URLs live, and the granularity their expiry is rounded up to. */
+export interface UrlExpiryOptions {
+  /** Minimum lifetime of a signed URL in seconds (default 900, i.e. 15 minutes). */
+  ttlSeconds?: number | undefined;
+  /** Expiry rounding bucket in seconds (default 60). */
+  bucketSeconds?: number | undefined;
+}
+
+export const DEFAULT_TTL_SECONDS = 15 * 60;
+export const DEFAULT_BUCKET_SECONDS = 60;
+
+/** Expiry in unix seconds: now + ttl rounded up to a bucket, so it is the same within a bucket. */
+export function roundedExpiry(
+  nowMs: number,
+  ttlSeconds: number = DEFAULT_TTL_SECONDS,
+  bucketSeconds: number = DEFAULT_BUCKET_SECONDS,
+): number {
+  return Math.ceil((nowMs / 1000 + ttlSeconds) / bucketSeconds) * bucketSeconds;
+}
+
+/** Validated ttl and bucket with defaults applied; throws on non-positive or fractional values. */
+export function resolveExpiryOptions(opts: UrlExpiryOptions): { ttlSeconds: number; bucketSeconds: number } {
+  const ttlSeconds = opts.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const bucketSeconds = opts.bucketSeconds ?? DEFAULT_BUCKET_SECONDS;
+  for (const [name, v] of [['ttlSeconds', ttlSeconds], ['bucketSeconds', bucketSeconds]] as const) {
+    if (!Number.isSafeInteger(v) || v <= 0) {
+      throw new RangeError(`${name} must be a positive whole number of seconds, got ${v}`);
+    }
+  }
+  return { ttlSeconds, bucketSeconds };
+}
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** The string with lone surrogates replaced by U+FFFD, so it can be percent-encoded and signed. */
+export function wellFormed(s: string): string {
+  // encodeURIComponent throws on lone surrogates, which JSON text may legally carry. With the u
+  // flag a paired surrogate is one astral code point, so only lone halves match.
+  return LONE_SURROGATE.test(s) ? Buffer.from(s, 'utf8').toString('utf8') : s;
+}

@@ -1,0 +1,42 @@
+/** Content negotiation: JSON is the only media type; gzip and br are the encodings offered. */
+
+/** True when the Accept header admits application/json (absent means anything). */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  let best = 0;
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.trim().toLowerCase().split(';');
+    const type = range.trim();
+    if (type !== 'application/json' && type !== 'application/*' && type !== '*/*') continue;
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    // The most specific range decides (application/json;q=0 refuses even with */*).
+    if (type === 'application/json') return q > 0;
+    best = Math.max(best, q);
+  }
+  return best > 0;
+}
+
+export type Encoding = 'gzip' | 'br' | 'identity';
+
+/** Picks the response encoding from Accept-Encoding: gzip first (it is stored ready), then br. */
+export function pickEncoding(header: string | undefined): Encoding {
+  if (header === undefined || header === '') return 'identity';
+  const q: Record<string, number> = {};
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    let weight = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
+      if (m) weight = Number(m[1]);
+    }
+    if (name.trim() !== '') q[name.trim()] = Number.isFinite(weight) ? weight : 0;
+  }
+  const of = (name: string): number => q[name] ?? q['*'] ?? 0;
+  if (of('gzip') > 0 && of('gzip') >= of('br')) return 'gzip';
+  if (of('br') > 0) return 'br';
+  return 'identity';
+}

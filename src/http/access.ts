@@ -1,0 +1,68 @@
+/**
+ * The one door to the records. A route gets data only through the ProjectReader that
+ * `requireAccess` hands it after checking the key, its scope and its rate budget; the reader
+ * puts the key's project into every store call, so no route can read across projects.
+ */
+import type { FastifyRequest } from 'fastify';
+import { recordKey } from '../contract/record-key.js';
+import { ServiceError } from '../contract/error-codes.js';
+import type { ExecutionFilter, ExecutionPosition, Store, StoredBody, StoredExecution } from '../store/store.js';
+import { verifyApiKey, type Scope } from './api-keys.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** Reads of one project, for one authenticated key. */
+export interface ProjectReader {
+  readonly project: string;
+  readonly keyId: string;
+  getCompany(id: string): Promise<StoredBody | undefined>;
+  getAlert(id: string): Promise<StoredBody | undefined>;
+  customerKnown(customerId: string): Promise<boolean>;
+  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number): Promise<StoredExecution[]>;
+}
+
+/** Everything the door needs. */
+export interface AccessDeps {
+  store: Store;
+  limiter: RateLimiter;
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+/** Authenticates the request's key, checks `scope` and the rate budget, and returns the project's reader. */
+export async function requireAccess(deps: AccessDeps, request: FastifyRequest, scope: Scope, setHeader: (name: string, value: string) => void): Promise<ProjectReader> {
+  const header = request.headers.authorization;
+  const challenge = { 'www-authenticate': 'Bearer realm="compliance-read"' };
+  if (header === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
+  const m = BEARER.exec(header);
+  if (m === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
+  const verdict = await verifyApiKey(deps.store, m[1]!);
+  if (!verdict.ok) {
+    const why = verdict.reason === 'revoked' ? 'has been revoked' : verdict.reason === 'expired' ? 'has expired' : 'is not valid';
+    throw new ServiceError('unauthorized', `the API key ${why}`, [], challenge);
+  }
+  const key = verdict.key;
+  const rate = await deps.limiter.take(key.id);
+  setHeader('ratelimit-limit', String(rate.limit));
+  setHeader('ratelimit-remaining', String(rate.remaining));
+  setHeader('ratelimit-reset', String(rate.reset));
+  if (!rate.allowed) {
+    throw new ServiceError('rate_limited', 'too many requests for this API key', [], { 'retry-after': String(rate.retryAfter) });
+  }
+  if (!key.scopes.includes(scope)) {
+    throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
+  }
+  request.log = request.log.child({ keyId: key.id, project: key.project });
+  return projectReader(deps.store, key.project, key.id);
+}
+
+/** A reader bound to one project: the project is an argument of every store call it makes. */
+function projectReader(store: Store, project: string, keyId: string): ProjectReader {
+  return {
+    project,
+    keyId,
+    getCompany: (id) => store.getCompany(project, recordKey(id)),
+    getAlert: (id) => store.getAlert(project, recordKey(id)),
+    customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
+    listExecutions: (customerId, filter, after, limit) => store.listExecutions(project, recordKey(customerId), filter, after, limit),
+  };
+}

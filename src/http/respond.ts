@@ -1,0 +1,118 @@
+/** Writes stored record bytes to the wire: ETag and 304, gzip from stored pieces, br on the fly. */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { gzipFromPieces, storedPiece, type GzipPiece } from '../wire/gzip-pieces.js';
+import type { Splice } from '../wire/json-splices.js';
+import { gzipPieces, identityPieces, parseLayout, type ParsedLayout, type SpliceValue, type WireBody } from '../wire/wire-body.js';
+import { pickEncoding, type Encoding } from './accept.js';
+
+const brotli = promisify(zlib.brotliCompress);
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** What a response is made of: either one stored record or a JSON array of them. */
+export type Payload = { kind: 'record'; item: WireBody } | { kind: 'array'; items: readonly WireBody[] };
+
+/** Per-response settings. */
+export interface SendOptions {
+  /** The strong validator of the content, before encoding suffixes. */
+  etag: string;
+  cacheControl: string;
+  /** Value served in place of each spliced document URL (the S3 presigner answers async). */
+  splice?: (splice: Splice) => string | Promise<string>;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const OPEN_PIECE = storedPiece(OPEN);
+const COMMA_PIECE = storedPiece(COMMA);
+const CLOSE_PIECE = storedPiece(CLOSE);
+
+/** True when If-None-Match names this content (weak comparison, as RFC 9110 requires for it). */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  for (const raw of header.split(',')) {
+    const tag = raw.trim().replace(/^W\//, '');
+    if (tag === `"${etag}"` || tag.startsWith(`"${etag}-`)) return true;
+  }
+  return false;
+}
+
+type Layouts = Map<WireBody, ParsedLayout>;
+
+/** Sends a payload with the encoding the client prefers, or 304 when it already has it. */
+export async function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: Payload, opts: SendOptions): Promise<void> {
+  const encoding: Encoding = pickEncoding(request.headers['accept-encoding']);
+  const tag = encoding === 'identity' ? opts.etag : `${opts.etag}-${encoding === 'gzip' ? 'gz' : 'br'}`;
+  reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl).header('vary', 'Accept-Encoding');
+  if (notModified(request, opts.etag)) {
+    await reply.code(304).send();
+    return;
+  }
+  reply.type('application/json; charset=utf-8');
+  const items = payload.kind === 'record' ? [payload.item] : payload.items;
+  const layouts: Layouts = new Map(items.map((item) => [item, parseLayout(item.wire)]));
+  const splice = await resolveSplices(layouts, opts.splice);
+  if (encoding === 'gzip') {
+    const pieces = gzipOf(payload, layouts, splice);
+    if (pieces !== null) {
+      await reply.header('content-encoding', 'gzip').send(Buffer.concat(gzipFromPieces(pieces)));
+      return;
+    }
+  }
+  const body = Buffer.concat(identityOf(payload, layouts, splice));
+  if (encoding === 'identity') {
+    await reply.send(body);
+    return;
+  }
+  if (encoding === 'gzip') {
+    await reply.header('content-encoding', 'gzip').send(zlib.gzipSync(body, { level: 1 }));
+    return;
+  }
+  await reply.header('content-encoding', 'br').send(await brotli(body, BROTLI_OPTIONS));
+}
+
+/** Signs every spliced value up front, so the byte assembly below stays synchronous. */
+async function resolveSplices(layouts: Layouts, sign: SendOptions['splice']): Promise<SpliceValue> {
+  const values = new Map<Splice, string>();
+  const pending: Promise<void>[] = [];
+  for (const layout of layouts.values()) {
+    for (const s of layout.splices) {
+      if (sign === undefined) throw new Error('stored body has splices but no splice value was given');
+      const v = sign(s);
+      if (typeof v === 'string') values.set(s, v);
+      else pending.push(v.then((url) => void values.set(s, url)));
+    }
+  }
+  if (pending.length > 0) await Promise.all(pending);
+  return (s) => values.get(s)!;
+}
+
+function identityOf(payload: Payload, layouts: Layouts, splice: SpliceValue): Buffer[] {
+  if (payload.kind === 'record') return identityPieces(payload.item, layouts.get(payload.item)!, splice);
+  const out: Buffer[] = [OPEN];
+  payload.items.forEach((item, i) => {
+    if (i > 0) out.push(COMMA);
+    out.push(...identityPieces(item, layouts.get(item)!, splice));
+  });
+  out.push(CLOSE);
+  return out;
+}
+
+/** Gzip pieces from stored deflate bytes; null when any item has none stored. */
+function gzipOf(payload: Payload, layouts: Layouts, splice: SpliceValue): GzipPiece[] | null {
+  if (payload.kind === 'record') return gzipPieces(payload.item, layouts.get(payload.item)!, splice);
+  const out: GzipPiece[] = [OPEN_PIECE];
+  for (let i = 0; i < payload.items.length; i++) {
+    const item = payload.items[i]!;
+    const pieces = gzipPieces(item, layouts.get(item)!, splice);
+    if (pieces === null) return null;
+    if (i > 0) out.push(COMMA_PIECE);
+    out.push(...pieces);
+  }
+  out.push(CLOSE_PIECE);
+  return out;
+}

@@ -1,0 +1,28 @@
+/** Sends one stored record, with fresh signed URLs in place of its stored document URLs. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FileStore } from '../../files/file-store.js';
+import type { StoredBody } from '../../store/store.js';
+import type { AccessDeps } from '../access.js';
+import { sendPayload } from '../respond.js';
+
+/** What the record routes share. */
+export interface RouteDeps {
+  app: FastifyInstance;
+  access: AccessDeps;
+  basePath: string;
+  files: FileStore;
+  cacheControl: string;
+  secret: Buffer;
+}
+
+/** Sends a record; its ETag changes when its bytes do or when its signed URLs roll over. */
+export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, stored: StoredBody): Promise<void> {
+  const now = Date.now();
+  const spliced = stored.wire !== null && stored.wire.startsWith('{"s"');
+  await sendPayload(request, reply, { kind: 'record', item: stored }, {
+    etag: spliced ? `${stored.etag}.${deps.files.expiresAt(now)}` : stored.etag,
+    cacheControl: deps.cacheControl,
+    // A document without an objectKey has no file to sign: its stored URL is still never served.
+    splice: (s) => (s.objectKey === undefined ? '' : deps.files.signUrl({ ...s, objectKey: s.objectKey }, now)),
+  });
+}

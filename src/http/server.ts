@@ -1,0 +1,93 @@
+/** Builds the Fastify application: the read routes behind the access door, files, errors, headers. */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ServiceError } from '../contract/error-codes.js';
+import type { FileStore } from '../files/file-store.js';
+import type { LocalFileStore } from '../files/local-file-store.js';
+import type { Store } from '../store/store.js';
+import { acceptsJson } from './accept.js';
+import { errorHandler } from './errors.js';
+import type { RateLimiter } from './rate-limit.js';
+import { alertRoute } from './routes/alerts.js';
+import { companyDetailsRoute } from './routes/company-details.js';
+import { fileDownloadRoute } from './routes/file-download.js';
+import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
+import { OPERATIONS } from '../contract/operations.js';
+import { routePath } from './read-route.js';
+
+/** What the server is built from. */
+export interface ServerDeps {
+  store: Store;
+  limiter: RateLimiter;
+  files: FileStore;
+  /** The local file store when documents are served by this service (not S3). */
+  localFiles?: LocalFileStore;
+  logger: Logger | false;
+  basePath: string;
+  cacheControl: string;
+  /** Extra routes (OpenAPI document, reference page, health) added by their own modules. */
+  plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const OTHER_METHODS = ['DELETE', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
+
+/** Creates the application, ready to listen. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger === false ? undefined : deps.logger,
+    logger: deps.logger === false ? false : undefined,
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
+  } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    if (request.url.startsWith(`${deps.basePath}/`) && !request.url.startsWith(`${deps.basePath}/files/`) && !acceptsJson(request.headers.accept)) {
+      throw new ServiceError('not_acceptable', 'this service answers application/json only');
+    }
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(async () => {
+    throw new ServiceError('not_found', 'no such route');
+  });
+
+  const secret = await deps.store.secret();
+  const routeDeps = {
+    app,
+    access: { store: deps.store, limiter: deps.limiter },
+    basePath: deps.basePath,
+    files: deps.files,
+    cacheControl: deps.cacheControl,
+    secret,
+  };
+  companyDetailsRoute(routeDeps);
+  scenarioExecutionsRoute(routeDeps);
+  alertRoute(routeDeps);
+  const paths = Object.values(OPERATIONS).map((op) => routePath(deps.basePath, op.path));
+  if (deps.localFiles !== undefined) {
+    fileDownloadRoute(app, deps.basePath, deps.localFiles);
+    paths.push(`${deps.basePath}/files/:objectKey`);
+  }
+  for (const plugin of deps.plugins ?? []) await plugin(app);
+  // Known paths answer other methods with 405 and Allow, not 404.
+  for (const url of paths) {
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      handler: async (_request, reply) => {
+        reply.header('allow', 'GET, HEAD');
+        throw new ServiceError('method_not_allowed', 'only GET and HEAD are supported');
+      },
+    });
+  }
+  return app;
+}

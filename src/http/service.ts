@@ -1,0 +1,96 @@
+/** Assembles the running service from a configuration: store, file store, limiter, logger, server. */
+import { dirname, join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { Config } from '../config/settings.js';
+import type { FileStore } from '../files/file-store.js';
+import { LocalFileStore } from '../files/local-file-store.js';
+import { S3FileStore } from '../files/s3-file-store.js';
+import { openStore, sqlitePath } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { buildServer } from './server.js';
+
+/** A started service and how to stop it. */
+export interface Service {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The directory local document files live in for a configuration. */
+export function filesDirOf(config: Config): string {
+  if (config.filesDir !== undefined) return resolve(config.filesDir);
+  if (/^postgres(ql)?:\/\//.test(config.databaseUrl)) return resolve('data/files');
+  return join(dirname(resolve(sqlitePath(config.databaseUrl))), 'files');
+}
+
+/** The external origin used in signed URLs. */
+export function publicUrlOf(config: Config): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
+/** The document file store a configuration names. */
+export function fileStoreOf(config: Config, secret: Buffer): { files: FileStore; local?: LocalFileStore } {
+  if (config.fileStore === 's3') {
+    if (config.s3Bucket === undefined) throw new Error('FILE_STORE=s3 needs S3_BUCKET');
+    const credentials =
+      config.s3AccessKeyId !== undefined && config.s3SecretAccessKey !== undefined
+        ? { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey }
+        : undefined;
+    return {
+      files: new S3FileStore({
+        bucket: config.s3Bucket,
+        region: config.s3Region,
+        endpoint: config.s3Endpoint,
+        forcePathStyle: config.s3ForcePathStyle,
+        credentials,
+        ttlSeconds: config.signedUrlTtl,
+      }),
+    };
+  }
+  const local = new LocalFileStore({
+    dir: filesDirOf(config),
+    secret,
+    publicBaseUrl: publicUrlOf(config),
+    basePath: config.basePath,
+    ttlSeconds: config.signedUrlTtl,
+  });
+  return { files: local, local };
+}
+
+/** The service's logger: JSON lines, credentials redacted. */
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+  });
+}
+
+/** Opens everything a configuration names and starts listening. */
+export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
+  const store = await openStore(config.databaseUrl);
+  const limiter: RateLimiter = new MemoryRateLimiter(config.rateLimitBurst, config.rateLimitPerSecond);
+  const { files, local } = fileStoreOf(config, await store.secret());
+  const app = await buildServer({
+    store,
+    limiter,
+    files,
+    localFiles: local,
+    logger: options.logger ?? createLogger(config),
+    basePath: config.basePath,
+    cacheControl: config.cacheControl,
+  });
+  const address = await app.listen({ port: config.port, host: config.host });
+  return {
+    app,
+    store,
+    url: address,
+    async close() {
+      await app.close();
+      await limiter.close();
+      await store.close();
+    },
+  };
+}

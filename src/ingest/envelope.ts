@@ -1,0 +1,163 @@
+/** The import envelope: one JSON object a line, naming the kind of record it carries. */
+import { isUtf8 } from 'node:buffer';
+import { isUuid } from '../contract/index.js';
+
+export type RecordKind = 'customer' | 'execution' | 'alert';
+
+/** A problem with a line, with a JSON Pointer into the line's envelope. */
+export interface LineIssue {
+  path: string;
+  message: string;
+}
+
+/** A line that parsed as an envelope, with the record's exact bytes as given. */
+export interface Envelope {
+  kind: RecordKind;
+  record: Record<string, unknown>;
+  recordBytes: Buffer;
+  customerId?: string;
+  cmsProjectId?: string;
+}
+
+const MEMBERS: Record<RecordKind, readonly string[]> = {
+  customer: ['kind', 'record'],
+  alert: ['kind', 'record'],
+  execution: ['kind', 'customerId', 'cmsProjectId', 'record'],
+};
+
+/** Parses one line into an envelope, or says every way in which it is not one. */
+export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } | { ok: false; issues: LineIssue[] } {
+  const fail = (path: string, message: string) => ({ ok: false as const, issues: [{ path, message }] });
+  if (!isUtf8(bytes)) return fail('', 'line is not valid UTF-8');
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    return fail('', `line is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('', 'line must be a JSON object envelope {"kind": ..., "record": {...}}');
+  }
+  const env = value as Record<string, unknown>;
+  const kind = env.kind;
+  if (kind !== 'customer' && kind !== 'execution' && kind !== 'alert') {
+    return fail('/kind', 'must be one of: customer, execution, alert');
+  }
+  const issues: LineIssue[] = [];
+  for (const key of Object.keys(env)) {
+    if (!MEMBERS[kind].includes(key)) issues.push({ path: `/${escapePointer(key)}`, message: 'is not an envelope member' });
+  }
+  const record = env.record;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    issues.push({ path: '/record', message: 'must be a JSON object' });
+  }
+  if (kind === 'execution') {
+    if (typeof env.customerId !== 'string' || !isUuid(env.customerId)) {
+      issues.push({ path: '/customerId', message: 'must be a uuid' });
+    }
+    if (typeof env.cmsProjectId !== 'string' || env.cmsProjectId.length === 0) {
+      issues.push({ path: '/cmsProjectId', message: 'must be a non-empty string' });
+    }
+  }
+  const spans = topLevelMembers(bytes);
+  if (spans.duplicate !== undefined) {
+    issues.push({ path: `/${escapePointer(spans.duplicate)}`, message: 'envelope member appears twice' });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  const span = spans.members.get('record')!;
+  return {
+    ok: true,
+    envelope: {
+      kind,
+      record: record as Record<string, unknown>,
+      recordBytes: Buffer.from(bytes.subarray(span[0], span[1])),
+      customerId: env.customerId as string | undefined,
+      cmsProjectId: env.cmsProjectId as string | undefined,
+    },
+  };
+}
+
+/** Escapes a key for a JSON Pointer (RFC 6901). */
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Byte spans of the values of a JSON object's top-level members. The input is known to be valid
+ * JSON, so the scan only tracks strings and nesting; UTF-8 continuation bytes never look like ASCII.
+ */
+function topLevelMembers(buf: Buffer): { members: Map<string, [number, number]>; duplicate?: string } {
+  const members = new Map<string, [number, number]>();
+  let duplicate: string | undefined;
+  let i = buf.indexOf(0x7b); // the opening brace
+  i++;
+  for (;;) {
+    i = skipWs(buf, i);
+    if (buf[i] === 0x7d || i >= buf.length) break; // closing brace
+    if (buf[i] === 0x2c) i = skipWs(buf, i + 1);
+    const keyStart = i;
+    i = stringEnd(buf, i);
+    const key = JSON.parse(buf.toString('utf8', keyStart, i)) as string;
+    i = skipWs(buf, i);
+    i = skipWs(buf, i + 1); // the colon
+    const valueStart = i;
+    i = valueEnd(buf, i);
+    if (members.has(key)) duplicate ??= key;
+    members.set(key, [valueStart, i]);
+  }
+  return duplicate === undefined ? { members } : { members, duplicate };
+}
+
+function skipWs(buf: Buffer, i: number): number {
+  while (i < buf.length) {
+    const c = buf[i]!;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
+    i++;
+  }
+  return i;
+}
+
+/** Index just past the string starting at `i` (which is a quote). */
+function stringEnd(buf: Buffer, i: number): number {
+  i++;
+  for (;;) {
+    const q = buf.indexOf(QUOTE, i);
+    let backslashes = 0;
+    for (let j = q - 1; buf[j] === BACKSLASH; j--) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    i = q + 1;
+  }
+}
+
+/** Index just past the JSON value starting at `i`. */
+function valueEnd(buf: Buffer, i: number): number {
+  const c = buf[i];
+  if (c === QUOTE) return stringEnd(buf, i);
+  if (c === 0x7b || c === 0x5b) {
+    let depth = 0;
+    while (i < buf.length) {
+      const b = buf[i]!;
+      if (b === QUOTE) {
+        i = stringEnd(buf, i);
+        continue;
+      }
+      if (b === 0x7b || b === 0x5b) depth++;
+      else if (b === 0x7d || b === 0x5d) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+      i++;
+    }
+    return i;
+  }
+  // A number, true, false or null: runs to the next delimiter.
+  while (i < buf.length) {
+    const b = buf[i]!;
+    if (b === 0x2c || b === 0x7d || b === 0x5d || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) break;
+    i++;
+  }
+  return i;
+}

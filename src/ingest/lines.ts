@@ -1,0 +1,115 @@
+/** Splits a byte stream into NDJSON lines without ever holding more than one line in memory. */
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { PassThrough, type Readable } from 'node:stream';
+
+/** One input line: its bytes (CR and a leading BOM removed), or why it was not read. */
+export type Line =
+  | { lineNo: number; bytes: Buffer }
+  | { lineNo: number; tooLong: number };
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** An opened input: its decoded byte stream and how many raw bytes have been read so far. */
+export interface Input {
+  stream: Readable;
+  rawBytesRead: () => number;
+}
+
+/** Opens a file (or `-` for stdin), gunzipping it when its first bytes say gzip. */
+export async function openInput(file: string): Promise<Input> {
+  const raw: Readable = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+  const first = await new Promise<Buffer | null>((resolve, reject) => {
+    const onReadable = (): void => {
+      cleanup();
+      resolve(raw.read(2) as Buffer | null ?? (raw.read() as Buffer | null));
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(null);
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const cleanup = (): void => {
+      raw.off('readable', onReadable);
+      raw.off('end', onEnd);
+      raw.off('error', onError);
+    };
+    raw.once('readable', onReadable);
+    raw.once('end', onEnd);
+    raw.once('error', onError);
+  });
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
+  let read = 0;
+  if (first === null) {
+    out.end();
+    return { stream: out, rawBytesRead: () => read };
+  }
+  raw.unshift(first);
+  raw.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+  });
+  const gz = first.length >= 2 && first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
+  const source = gz ? raw.pipe(createGunzip()) : raw;
+  source.on('error', (err) => out.destroy(err));
+  raw.on('error', (err) => out.destroy(err));
+  return { stream: source.pipe(out), rawBytesRead: () => read };
+}
+
+/**
+ * Yields the lines of a stream. A line longer than `maxBytes` is skipped as it streams by
+ * (reported with its length), so one huge line cannot exhaust memory.
+ */
+export async function* readLines(input: AsyncIterable<Buffer>, maxBytes: number): AsyncGenerator<Line> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let overflow = 0;
+  let lineNo = 0;
+  const finish = (end: Buffer | undefined): Line => {
+    lineNo++;
+    if (overflow > 0) {
+      const n = overflow + (end?.length ?? 0);
+      overflow = 0;
+      parts = [];
+      size = 0;
+      return { lineNo, tooLong: n };
+    }
+    let bytes = parts.length === 0 ? (end ?? Buffer.alloc(0)) : Buffer.concat(end ? [...parts, end] : parts);
+    parts = [];
+    size = 0;
+    if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+    if (lineNo === 1 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      bytes = bytes.subarray(3);
+    }
+    return { lineNo, bytes };
+  };
+  for await (const chunk of input) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) break;
+      const piece = chunk.subarray(start, nl);
+      if (overflow > 0 || size + piece.length > maxBytes) {
+        overflow += size + piece.length;
+        yield finish(undefined);
+      } else {
+        // Copy: the chunk's memory is reused by the stream, and lines outlive it in batches.
+        yield finish(parts.length === 0 ? Buffer.from(piece) : piece);
+      }
+      start = nl + 1;
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length === 0) continue;
+    if (overflow > 0 || size + rest.length > maxBytes) {
+      overflow += size + rest.length;
+      parts = [];
+      size = 0;
+    } else {
+      parts.push(Buffer.from(rest));
+      size += rest.length;
+    }
+  }
+  if (overflow > 0 || size > 0) yield finish(undefined);
+}

@@ -1,0 +1,69 @@
+/** Turns a validated envelope into what the store writes: keys, filter columns and wire bytes. */
+import { createHash } from 'node:crypto';
+import { instantKey } from '../contract/index.js';
+import { recordKey } from '../contract/record-key.js';
+import { objectTypeBit } from '../store/execution-page-sql.js';
+import type { Upsert } from '../store/store.js';
+import { shapeBody } from '../wire/wire-body.js';
+import type { Envelope } from './envelope.js';
+
+/** Content hash of a record's bytes: the strong ETag base and the unchanged-record test. */
+export function contentHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('base64url').slice(0, 27);
+}
+
+/** The store write for one valid envelope. */
+export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
+  const r = env.record;
+  const body = env.recordBytes;
+  const etag = contentHash(body);
+  const version = (v: unknown): string | null => (typeof v === 'string' ? instantKey(v) : null);
+  switch (env.kind) {
+    case 'customer':
+      return {
+        kind: 'customer',
+        project: r.cmsProjectId as string,
+        key: recordKey(r.id as string),
+        versionKey: version(r.updatedAt),
+        isCompany: r.type === 'Company',
+        body,
+        etag,
+        ...shapeBody(body, { splice: true, gzipLevel }),
+      };
+    case 'alert':
+      return {
+        kind: 'alert',
+        project: r.cmsProjectId as string,
+        key: recordKey(r.id as string),
+        versionKey: version(r.updatedAt),
+        body,
+        etag,
+        ...shapeBody(body, { splice: true, gzipLevel }),
+      };
+    case 'execution': {
+      const scenarios = (r.scenario_executions ?? []) as { scenarioId?: unknown; rules?: { object_type?: unknown }[] }[];
+      let objectTypes = 0;
+      const scenarioIds: string[] = [];
+      for (const s of scenarios) {
+        if (typeof s.scenarioId === 'string') scenarioIds.push(s.scenarioId);
+        for (const rule of s.rules ?? []) {
+          if (typeof rule.object_type === 'string') objectTypes |= objectTypeBit(rule.object_type);
+        }
+      }
+      return {
+        kind: 'execution',
+        project: env.cmsProjectId!,
+        key: r.execution_id as string,
+        customerKey: recordKey(env.customerId!),
+        executionId: r.execution_id as string,
+        versionKey: instantKey(r.last_execution_date as string),
+        status: typeof r.execution_status === 'string' ? r.execution_status : null,
+        scenarioIds,
+        objectTypes,
+        body,
+        etag,
+        ...shapeBody(body, { splice: false, gzipLevel }),
+      };
+    }
+  }
+}

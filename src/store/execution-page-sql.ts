@@ -1,0 +1,71 @@
+/** The keyset page query of a customer's executions, shared by the SQL dialects. */
+import { RULE_OBJECT_TYPES } from '../contract/enums.js';
+import type { ExecutionFilter, ExecutionPosition } from './store.js';
+
+/** SQL text and its parameters, with placeholders written by the dialect. */
+export interface PageQuery {
+  /** Identifies the statement's shape, for prepared statement caches. */
+  shape: string;
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Builds one range scan over the page index (or the scenario index when a scenarioId is given),
+ * starting strictly after `after`: paging deep costs the same as the first page.
+ */
+export function executionPageQuery(
+  project: string,
+  customerKey: string,
+  filter: ExecutionFilter,
+  after: ExecutionPosition | undefined,
+  limit: number,
+  placeholder: (n: number) => string,
+): PageQuery {
+  const params: unknown[] = [];
+  const p = (value: unknown): string => {
+    params.push(value);
+    return placeholder(params.length);
+  };
+  // Scan the scenario index when filtering by scenario; it carries the same sort columns.
+  const scan = filter.scenarioId === undefined ? 'e' : 's';
+  const where = [`${scan}.project = ${p(project)}`, `${scan}.customer_key = ${p(customerKey)}`];
+  const shape: string[] = [scan, filter.order];
+  if (filter.scenarioId !== undefined) where.push(`s.scenario_id = ${p(filter.scenarioId)}`);
+  if (filter.from !== undefined) {
+    where.push(`${scan}.sort_key >= ${p(filter.from)}`);
+    shape.push('from');
+  }
+  if (filter.to !== undefined) {
+    where.push(`${scan}.sort_key < ${p(filter.to)}`);
+    shape.push('to');
+  }
+  if (after !== undefined) {
+    const cmp = filter.order === 'desc' ? '<' : '>';
+    where.push(`(${scan}.sort_key, ${scan}.execution_id) ${cmp} (${p(after.sortKey)}, ${p(after.executionId)})`);
+    shape.push('after');
+  }
+  if (filter.statuses !== undefined && filter.statuses.length > 0) {
+    where.push(`e.status IN (${filter.statuses.map((s) => p(s)).join(', ')})`);
+    shape.push(`st${filter.statuses.length}`);
+  }
+  if (filter.objectType !== undefined) {
+    where.push(`(e.object_types & ${p(objectTypeBit(filter.objectType))}) <> 0`);
+    shape.push('ot');
+  }
+  const dir = filter.order === 'desc' ? 'DESC' : 'ASC';
+  const from =
+    scan === 'e'
+      ? 'executions e'
+      : 'execution_scenarios s JOIN executions e ON e.project = s.project AND e.customer_key = s.customer_key AND e.execution_id = s.execution_id';
+  const sql =
+    `SELECT e.execution_id, e.sort_key, e.etag, e.body, e.wire, e.gz FROM ${from} ` +
+    `WHERE ${where.join(' AND ')} ORDER BY ${scan}.sort_key ${dir}, ${scan}.execution_id ${dir} LIMIT ${p(limit)}`;
+  return { shape: shape.join(':'), sql, params };
+}
+
+/** The bit of a RuleObjectType in an execution's `object_types` set. */
+export function objectTypeBit(objectType: string): number {
+  const i = (RULE_OBJECT_TYPES as readonly string[]).indexOf(objectType);
+  return i < 0 ? 0 : 1 << i;
+}

@@ -1,0 +1,143 @@
+/**
+ * Versioned PostgreSQL schema, mirroring the SQLite one table for table. `schema_migrations`
+ * records the versions applied; replicas starting together serialize on an advisory lock.
+ *
+ * Key and sort columns are COLLATE "C" so comparisons and ORDER BY are bytewise, exactly as
+ * in SQLite. Every primary key of the record tables starts with `project`, so they can be
+ * distributed by project (Citus, YugabyteDB); meta, api_keys and schema_migrations are small
+ * and would be reference tables. No triggers, no exclusion constraints.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+
+/** Each entry moves the schema one version up; never edit a released entry, append a new one. */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key   text COLLATE "C" PRIMARY KEY,
+    value bytea NOT NULL
+  );
+
+  -- One row per customer a project knows: from its customer record, or named by an execution.
+  CREATE TABLE customers (
+    project      text COLLATE "C" NOT NULL,
+    customer_key text COLLATE "C" NOT NULL,
+    has_record   boolean NOT NULL DEFAULT false,
+    is_company   boolean NOT NULL DEFAULT false,
+    version_key  text COLLATE "C",
+    etag         text,
+    body         bytea,
+    wire         text,
+    gz           bytea,
+    PRIMARY KEY (project, customer_key)
+  );
+
+  CREATE TABLE alerts (
+    project     text COLLATE "C" NOT NULL,
+    alert_key   text COLLATE "C" NOT NULL,
+    version_key text COLLATE "C",
+    etag        text NOT NULL,
+    body        bytea NOT NULL,
+    wire        text,
+    gz          bytea,
+    PRIMARY KEY (project, alert_key)
+  );
+
+  CREATE TABLE executions (
+    project      text COLLATE "C" NOT NULL,
+    customer_key text COLLATE "C" NOT NULL,
+    execution_id text COLLATE "C" NOT NULL,
+    sort_key     text COLLATE "C" NOT NULL,
+    status       text COLLATE "C",
+    object_types integer NOT NULL,
+    scenario_ids text NOT NULL,
+    etag         text NOT NULL,
+    body         bytea NOT NULL,
+    wire         text,
+    gz           bytea,
+    PRIMARY KEY (project, customer_key, execution_id)
+  );
+  -- The page index: keyset range scans in either order, same columns as SQLite's.
+  CREATE INDEX executions_page ON executions
+    (project, customer_key, sort_key, execution_id, status, object_types);
+
+  -- Executions by scenario they ran, in page order, so a scenarioId filter is a range scan too.
+  CREATE TABLE execution_scenarios (
+    project      text COLLATE "C" NOT NULL,
+    customer_key text COLLATE "C" NOT NULL,
+    scenario_id  text COLLATE "C" NOT NULL,
+    sort_key     text COLLATE "C" NOT NULL,
+    execution_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (project, customer_key, scenario_id, sort_key, execution_id)
+  );
+
+  CREATE TABLE api_keys (
+    id         text COLLATE "C" PRIMARY KEY,
+    project    text COLLATE "C" NOT NULL,
+    name       text,
+    scopes     text NOT NULL,
+    hash       text COLLATE "C" NOT NULL UNIQUE,
+    created_at text COLLATE "C" NOT NULL,
+    expires_at text,
+    revoked_at text
+  );
+  `,
+];
+
+/** Fixed advisory lock key for migrations: every replica of every version uses the same one. */
+const MIGRATION_LOCK_KEY = '7163540891102230017';
+
+/** Highest applied version, or 0 when the schema has never been migrated. */
+async function appliedVersion(client: pg.PoolClient): Promise<number> {
+  const exists = await client.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
+  if (exists.rows[0]?.t === null || exists.rows[0]?.t === undefined) return 0;
+  const r = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
+  return r.rows[0]?.v ?? 0;
+}
+
+/**
+ * Brings the schema to the latest version and makes sure the shared secret exists. Safe when
+ * several replicas start at once: the work happens under a transaction-scoped advisory lock,
+ * and the version is read again once the lock is held, so a replica that waited applies nothing.
+ */
+export async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    // Fast path without the lock: an up-to-date schema is the common case at start.
+    if ((await appliedVersion(client)) < POSTGRES_MIGRATIONS.length) {
+      await client.query('BEGIN');
+      try {
+        // Waiting for another replica's migration, or building an index, may outlast the
+        // statement timeout meant for reads.
+        await client.query('SET LOCAL statement_timeout = 0');
+        await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    integer PRIMARY KEY,
+             applied_at timestamptz NOT NULL DEFAULT now()
+           )`,
+        );
+        const current = await appliedVersion(client);
+        for (let v = current; v < POSTGRES_MIGRATIONS.length; v++) {
+          await client.query(POSTGRES_MIGRATIONS[v]!);
+          await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
+        }
+        // Replicas race here too; the first secret wins and every replica reads that one.
+        await client.query("INSERT INTO meta (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO NOTHING", [
+          randomBytes(32),
+        ]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    }
+  } catch (err) {
+    // Do not hand a connection in an unknown state back to the pool.
+    failure = err as Error;
+    throw err;
+  } finally {
+    client.release(failure);
+  }
+}

@@ -1,0 +1,251 @@
+/** The server store: PostgreSQL through a pg pool, shared by any number of service replicas. */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { executionPageQuery } from '../execution-page-sql.js';
+import type {
+  ApiKeyRecord,
+  ExecutionFilter,
+  ExecutionPosition,
+  Store,
+  StoredBody,
+  StoredExecution,
+  Upsert,
+  WriteOutcome,
+} from '../store.js';
+import { batchKeys, planBatch } from './batch-plan.js';
+import { readPrevState, writePlan } from './batch-sql.js';
+import { migratePostgres } from './migrations.js';
+import { guarded, isConnectionFailure } from './pg-errors.js';
+
+/** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
+export interface PostgresStoreOptions {
+  /** Most connections this replica opens; default 10. */
+  poolSize?: number;
+  /** Server-side limit of one statement, in milliseconds; default 5000. */
+  statementTimeoutMs?: number;
+  /** Shown in pg_stat_activity; default "compliance-read". */
+  applicationName?: string;
+  /** How long to wait for a connection before the store counts as unavailable; default 3000. */
+  connectTimeoutMs?: number;
+}
+
+interface ApiKeyRow {
+  id: string;
+  project: string;
+  name: string | null;
+  scopes: string;
+  hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
+const WRITE_LOCK_CLASS = 0x43435257;
+
+/** Opens a pool on `url` and migrates the schema; rejects with StoreUnavailableError when the server cannot be reached. */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? 5000,
+    application_name: options.applicationName ?? 'compliance-read',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection dropped by the server (restart, failover) is emitted here; the pool has
+  // already discarded it and the next query reconnects, so it must not crash the process.
+  pool.on('error', () => undefined);
+  try {
+    await guarded('open', () => migratePostgres(pool));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+  return new PostgresStore(pool);
+}
+
+/** The PostgreSQL adapter of the Store interface. */
+export class PostgresStore implements Store {
+  readonly dialect = 'postgres' as const;
+  private cachedSecret: Buffer | undefined;
+  private closed = false;
+
+  constructor(readonly pool: pg.Pool) {}
+
+  async getCompany(project: string, key: string): Promise<StoredBody | undefined> {
+    return this.one<StoredBody>('getCompany', {
+      name: 'ccr_company',
+      text: 'SELECT etag, body, wire, gz FROM customers WHERE project = $1 AND customer_key = $2 AND is_company',
+      values: [project, key],
+    });
+  }
+
+  async getAlert(project: string, key: string): Promise<StoredBody | undefined> {
+    return this.one<StoredBody>('getAlert', {
+      name: 'ccr_alert',
+      text: 'SELECT etag, body, wire, gz FROM alerts WHERE project = $1 AND alert_key = $2',
+      values: [project, key],
+    });
+  }
+
+  async customerKnown(project: string, customerKey: string): Promise<boolean> {
+    const row = await this.one('customerKnown', {
+      name: 'ccr_customer_known',
+      text: 'SELECT 1 FROM customers WHERE project = $1 AND customer_key = $2',
+      values: [project, customerKey],
+    });
+    return row !== undefined;
+  }
+
+  async listExecutions(
+    project: string,
+    customerKey: string,
+    filter: ExecutionFilter,
+    after: ExecutionPosition | undefined,
+    limit: number,
+  ): Promise<StoredExecution[]> {
+    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`);
+    const r = await guarded('listExecutions', () =>
+      this.pool.query<{
+        execution_id: string;
+        sort_key: string;
+        etag: string;
+        body: Buffer;
+        wire: string | null;
+        gz: Buffer | null;
+      }>({ name: `ccr_page_${q.shape}`, text: q.sql, values: q.params }),
+    );
+    return r.rows.map((row) => ({
+      executionId: row.execution_id,
+      sortKey: row.sort_key,
+      etag: row.etag,
+      body: row.body,
+      wire: row.wire,
+      gz: row.gz,
+    }));
+  }
+
+  async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
+    if (items.length === 0) return [];
+    return guarded('writeBatch', () =>
+      this.transaction(async (client) => {
+        // Writers of a project take turns, as SQLite's single writer does: between reading the
+        // stored versions and writing, no other batch may store a newer one.
+        const projects = [...new Set(items.map((i) => i.project))].sort();
+        for (const project of projects) {
+          await client.query({
+            name: 'ccr_write_lock',
+            text: 'SELECT pg_advisory_xact_lock($1::integer, $2::integer)',
+            values: [WRITE_LOCK_CLASS, projectLockKey(project)],
+          });
+        }
+        const plan = planBatch(items, await readPrevState(client, batchKeys(items)));
+        await writePlan(client, plan);
+        return plan.outcomes;
+      }),
+    );
+  }
+
+  async insertApiKey(k: ApiKeyRecord): Promise<void> {
+    await guarded('insertApiKey', () =>
+      this.pool.query(
+        `INSERT INTO api_keys (id, project, name, scopes, hash, created_at, expires_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [k.id, k.project, k.name, JSON.stringify(k.scopes), k.hash, k.createdAt, k.expiresAt, k.revokedAt],
+      ),
+    );
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.one<ApiKeyRow>('findApiKeyByHash', {
+      name: 'ccr_api_key_by_hash',
+      text: 'SELECT * FROM api_keys WHERE hash = $1',
+      values: [hash],
+    });
+    return row === undefined ? undefined : apiKeyFromRow(row);
+  }
+
+  async listApiKeys(project?: string): Promise<ApiKeyRecord[]> {
+    const r = await guarded('listApiKeys', () =>
+      project === undefined
+        ? this.pool.query<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')
+        : this.pool.query<ApiKeyRow>('SELECT * FROM api_keys WHERE project = $1 ORDER BY created_at, id', [project]),
+    );
+    return r.rows.map(apiKeyFromRow);
+  }
+
+  async revokeApiKey(id: string, at: string): Promise<boolean> {
+    const r = await guarded('revokeApiKey', () =>
+      this.pool.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2', [at, id]),
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async secret(): Promise<Buffer> {
+    // Written once at the first migration and never changed, so one read per process suffices.
+    if (this.cachedSecret === undefined) {
+      const row = await this.one<{ value: Buffer }>('secret', {
+        name: 'ccr_secret',
+        text: "SELECT value FROM meta WHERE key = 'secret'",
+        values: [],
+      });
+      if (row === undefined) throw new Error('store has no secret: it was never migrated');
+      this.cachedSecret = row.value;
+    }
+    return this.cachedSecret;
+  }
+
+  async ping(): Promise<void> {
+    await guarded('ping', () => this.pool.query('SELECT 1'));
+  }
+
+  async close(): Promise<void> {
+    // pg throws when a pool is ended twice; closing is idempotent for callers.
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private async one<T extends pg.QueryResultRow>(operation: string, query: pg.QueryConfig): Promise<T | undefined> {
+    const r = await guarded(operation, () => this.pool.query<T>(query));
+    return r.rows[0];
+  }
+
+  /** Runs `fn` in one transaction on one connection, rolling back on any failure. */
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A dead connection goes back destroyed; a failed statement only needs the rollback.
+      if (isConnectionFailure(err)) broken = err as Error;
+      else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** A project's advisory lock key: stable across processes and PostgreSQL versions. */
+function projectLockKey(project: string): number {
+  return createHash('sha256').update(project).digest().readInt32BE(0);
+}
+
+function apiKeyFromRow(r: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: r.id,
+    project: r.project,
+    name: r.name,
+    scopes: JSON.parse(r.scopes) as string[],
+    hash: r.hash,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+  };
+}

@@ -1,0 +1,76 @@
+/** Versioned SQLite schema; `PRAGMA user_version` records how far a file has been migrated. */
+
+/** Each entry moves the schema one version up; never edit a released entry, append a new one. */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+  );
+
+  -- One row per customer a project knows: from its customer record, or named by an execution.
+  CREATE TABLE customers (
+    project      TEXT NOT NULL,
+    customer_key TEXT NOT NULL,
+    has_record   INTEGER NOT NULL DEFAULT 0,
+    is_company   INTEGER NOT NULL DEFAULT 0,
+    version_key  TEXT,
+    etag         TEXT,
+    body         BLOB,
+    wire         TEXT,
+    gz           BLOB,
+    PRIMARY KEY (project, customer_key)
+  );
+
+  CREATE TABLE alerts (
+    project     TEXT NOT NULL,
+    alert_key   TEXT NOT NULL,
+    version_key TEXT,
+    etag        TEXT NOT NULL,
+    body        BLOB NOT NULL,
+    wire        TEXT,
+    gz          BLOB,
+    PRIMARY KEY (project, alert_key)
+  );
+
+  CREATE TABLE executions (
+    project      TEXT NOT NULL,
+    customer_key TEXT NOT NULL,
+    execution_id TEXT NOT NULL,
+    sort_key     TEXT NOT NULL,
+    status       TEXT,
+    object_types INTEGER NOT NULL,
+    scenario_ids TEXT NOT NULL,
+    etag         TEXT NOT NULL,
+    body         BLOB NOT NULL,
+    wire         TEXT,
+    gz           BLOB,
+    PRIMARY KEY (project, customer_key, execution_id)
+  );
+  -- The page index: keyset range scans in either order; status and rule types are checked
+  -- from the index before the row (and its body) is read.
+  CREATE INDEX executions_page ON executions
+    (project, customer_key, sort_key, execution_id, status, object_types);
+
+  -- Executions by scenario they ran, in page order, so a scenarioId filter is a range scan too.
+  CREATE TABLE execution_scenarios (
+    project      TEXT NOT NULL,
+    customer_key TEXT NOT NULL,
+    scenario_id  TEXT NOT NULL,
+    sort_key     TEXT NOT NULL,
+    execution_id TEXT NOT NULL,
+    PRIMARY KEY (project, customer_key, scenario_id, sort_key, execution_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE api_keys (
+    id         TEXT PRIMARY KEY,
+    project    TEXT NOT NULL,
+    name       TEXT,
+    scopes     TEXT NOT NULL,
+    hash       TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT,
+    revoked_at TEXT
+  );
+  `,
+];

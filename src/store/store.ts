@@ -1,0 +1,113 @@
+/** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
+
+/** A record's bytes as served: shaped once at import, opaque to the store. */
+export interface StoredBody {
+  /** The record's exact JSON bytes, as imported. */
+  body: Buffer;
+  /** Content hash of `body`, used for strong ETags and to detect unchanged re-imports. */
+  etag: string;
+  /** Wire layout (splice points, gzip piece index), JSON text owned by src/wire; null when none. */
+  wire: string | null;
+  /** Pre-compressed deflate pieces for gzip responses; null when not stored. */
+  gz: Buffer | null;
+}
+
+/** One execution row of a page, with its keyset position. */
+export interface StoredExecution extends StoredBody {
+  executionId: string;
+  sortKey: string;
+}
+
+export type SortOrder = 'asc' | 'desc';
+
+/** Filters of the scenario executions operation, already validated and normalized. */
+export interface ExecutionFilter {
+  statuses?: readonly string[];
+  scenarioId?: string;
+  objectType?: string;
+  /** Inclusive lower bound, as an instant key (src/contract instantKey). */
+  from?: string;
+  /** Exclusive upper bound, as an instant key. */
+  to?: string;
+  order: SortOrder;
+}
+
+/** Where a page starts: strictly after this position in the chosen order. */
+export interface ExecutionPosition {
+  sortKey: string;
+  executionId: string;
+}
+
+/** Outcome of writing one record. */
+export type WriteOutcome = 'stored' | 'unchanged' | 'stale';
+
+interface UpsertBase extends StoredBody {
+  project: string;
+  /** Lookup key of the record id (src/contract recordKey). */
+  key: string;
+  /** Instant key of the record's version timestamp, or null when it has none. */
+  versionKey: string | null;
+}
+
+export interface CustomerUpsert extends UpsertBase {
+  kind: 'customer';
+  isCompany: boolean;
+}
+
+export interface AlertUpsert extends UpsertBase {
+  kind: 'alert';
+}
+
+export interface ExecutionUpsert extends UpsertBase {
+  kind: 'execution';
+  customerKey: string;
+  executionId: string;
+  status: string | null;
+  scenarioIds: readonly string[];
+  /** Bit set of the RuleObjectType values of the execution's rules. */
+  objectTypes: number;
+}
+
+export type Upsert = CustomerUpsert | AlertUpsert | ExecutionUpsert;
+
+/** An API key as stored: the secret itself is never kept, only its hash. */
+export interface ApiKeyRecord {
+  id: string;
+  project: string;
+  name: string | null;
+  scopes: string[];
+  hash: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Storage for the three read operations, the import and the API keys, scoped by project. */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  getCompany(project: string, key: string): Promise<StoredBody | undefined>;
+  getAlert(project: string, key: string): Promise<StoredBody | undefined>;
+  /** True once any record names the customer in the project (its record or an execution). */
+  customerKnown(project: string, customerKey: string): Promise<boolean>;
+  listExecutions(
+    project: string,
+    customerKey: string,
+    filter: ExecutionFilter,
+    after: ExecutionPosition | undefined,
+    limit: number,
+  ): Promise<StoredExecution[]>;
+  /** Writes a batch atomically; returns one outcome per item, in order. */
+  writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;
+
+  insertApiKey(key: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(project?: string): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked; false when no such key. */
+  revokeApiKey(id: string, at: string): Promise<boolean>;
+
+  /** A random secret created with the store, shared by every replica (cursor and URL signing). */
+  secret(): Promise<Buffer>;
+  /** Cheap round trip proving the store answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,256 @@
+/**
+ * Splice points in stored JSON bytes.
+ *
+ * Records are stored as the exact JSON bytes written at import, and a read writes those bytes
+ * back. The one per-request value inside a record is a document's `presignedUrl`, so import
+ * records where each such value sits (byte offsets of the string token) together with the
+ * document fields needed to sign a fresh URL. A read then writes the static slices around the
+ * offsets and a freshly encoded value in each gap: no parse, no re-serialisation.
+ *
+ * The scanner is a single byte pass that only tracks object/array nesting and member keys; long
+ * string values (base64 images, 1 MB records) are skipped with a native `indexOf` for the next
+ * quote. JSON.parse is used only on the few short tokens whose decoded value is needed.
+ */
+
+/** Where one `presignedUrl` string value sits, and the sibling fields needed to sign it. */
+export interface Splice {
+  /** Byte offset of the opening quote of the value token. */
+  start: number;
+  /** Byte offset just past the closing quote of the value token. */
+  end: number;
+  objectKey: string | undefined;
+  filename: string | undefined;
+  mimetype: string | undefined;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+const KEY_OTHER = 0;
+const KEY_URL = 1;
+const KEY_OBJECT_KEY = 2;
+const KEY_FILENAME = 3;
+const KEY_MIMETYPE = 4;
+
+const INTERESTING_KEYS: ReadonlyMap<string, number> = new Map([
+  ['presignedUrl', KEY_URL],
+  ['objectKey', KEY_OBJECT_KEY],
+  ['filename', KEY_FILENAME],
+  ['mimetype', KEY_MIMETYPE],
+]);
+const KEY_PRESIGNED_URL = Buffer.from('"presignedUrl"');
+const KEY_OBJECT_KEY_BYTES = Buffer.from('"objectKey"');
+const KEY_FILENAME_BYTES = Buffer.from('"filename"');
+const KEY_MIMETYPE_BYTES = Buffer.from('"mimetype"');
+const MARKER = Buffer.from('presignedUrl');
+// The only JSON escape that can spell a letter is \uXXXX, so a key can only decode to
+// "presignedUrl" without containing it literally if the text holds a `\u`.
+const UNICODE_ESCAPE = Buffer.from('\\u');
+
+/** Nesting level. Objects collect the fields of interest; arrays only need to be matched. */
+class Frame {
+  expectKey = true;
+  key = KEY_OTHER;
+  urls: number[] | undefined = undefined;
+  objectKey: string | undefined = undefined;
+  filename: string | undefined = undefined;
+  mimetype: string | undefined = undefined;
+  constructor(readonly isObject: boolean) {}
+}
+
+/** Byte offsets of every `presignedUrl` string value in one JSON text, with sibling fields. */
+export function findSplices(json: string | Buffer): Splice[] {
+  const buf = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
+  if (buf.indexOf(MARKER) === -1 && buf.indexOf(UNICODE_ESCAPE) === -1) return [];
+  return scan(buf);
+}
+
+function scan(buf: Buffer): Splice[] {
+  const out: Splice[] = [];
+  const stack: Frame[] = [];
+  let top: Frame | undefined;
+  const n = buf.length;
+  let i = 0;
+  while (i < n) {
+    const c = buf[i]!;
+    if (c === QUOTE) {
+      const end = stringEnd(buf, i);
+      if (top !== undefined && top.isObject && top.expectKey) {
+        top.key = classifyKey(buf, i, end);
+        top.expectKey = false;
+      } else if (top !== undefined && top.isObject && top.key !== KEY_OTHER) {
+        takeString(top, buf, i, end);
+      }
+      i = end;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (top !== undefined && top.isObject) clearNonString(top);
+      if (top !== undefined) stack.push(top);
+      top = new Frame(c === OPEN_OBJECT);
+      i++;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (top === undefined || top.isObject !== (c === CLOSE_OBJECT)) {
+        throw new SyntaxError(`findSplices: unbalanced '${String.fromCharCode(c)}' at byte ${i}`);
+      }
+      if (top.urls !== undefined) emit(top, out);
+      top = stack.pop();
+      i++;
+    } else if (c === COMMA) {
+      if (top !== undefined && top.isObject) {
+        top.expectKey = true;
+        top.key = KEY_OTHER;
+      }
+      i++;
+    } else if (c === COLON || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      i++;
+    } else {
+      // number, true, false or null: a non-string value for the current member
+      if (top !== undefined && top.isObject) clearNonString(top);
+      i = scalarEnd(buf, i + 1);
+    }
+  }
+  if (top !== undefined) throw new SyntaxError('findSplices: unterminated object or array');
+  // Objects close inside-out, so a nested document can be emitted before its parent's URL.
+  if (out.length > 1) out.sort((a, b) => a.start - b.start);
+  return out;
+}
+
+/** Index just past the closing quote of the string token opening at `start`. */
+function stringEnd(buf: Buffer, start: number): number {
+  // Most tokens are short keys and values, where a byte loop beats a native call; long ones
+  // (base64 payloads) switch to indexOf, which runs at memchr speed.
+  const n = buf.length;
+  const inlineLimit = Math.min(n, start + 48);
+  let q = start + 1;
+  for (; q < inlineLimit; q++) {
+    const c = buf[q];
+    if (c === QUOTE) return q + 1;
+    if (c === BACKSLASH) q++;
+  }
+  q--; // resume the quote search at the first byte not yet looked at
+  for (;;) {
+    q = buf.indexOf(QUOTE, q + 1);
+    if (q === -1) throw new SyntaxError(`findSplices: unterminated string at byte ${start}`);
+    // The quote is escaped only when preceded by an odd run of backslashes.
+    let b = q - 1;
+    while (buf[b] === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+  }
+}
+
+function scalarEnd(buf: Buffer, i: number): number {
+  const n = buf.length;
+  while (i < n) {
+    const c = buf[i]!;
+    if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY || c === 0x20 || c === 0x0a ||
+        c === 0x0d || c === 0x09 || c === COLON) {
+      return i;
+    }
+    i++;
+  }
+  return i;
+}
+
+function classifyKey(buf: Buffer, start: number, end: number): number {
+  const len = end - start;
+  // Dispatch on length first: most keys differ in length from all four and cost one compare.
+  if (len === 14) return sameBytes(buf, start, KEY_PRESIGNED_URL) ? KEY_URL : KEY_OTHER;
+  if (len === 11) return sameBytes(buf, start, KEY_OBJECT_KEY_BYTES) ? KEY_OBJECT_KEY : KEY_OTHER;
+  if (len === 10) {
+    if (sameBytes(buf, start, KEY_FILENAME_BYTES)) return KEY_FILENAME;
+    return sameBytes(buf, start, KEY_MIMETYPE_BYTES) ? KEY_MIMETYPE : KEY_OTHER;
+  }
+  // An escaped spelling of any of the four is at least 15 bytes; without a backslash it is not one.
+  if (len < 15 || buf.subarray(start, end).indexOf(BACKSLASH) === -1) return KEY_OTHER;
+  return INTERESTING_KEYS.get(decodeString(buf, start, end)) ?? KEY_OTHER;
+}
+
+// A byte loop beats Buffer#compare here: keys are short and the native call costs more.
+function sameBytes(buf: Buffer, at: number, pattern: Uint8Array): boolean {
+  for (let k = 0; k < pattern.length; k++) if (buf[at + k] !== pattern[k]) return false;
+  return true;
+}
+
+function takeString(top: Frame, buf: Buffer, start: number, end: number): void {
+  switch (top.key) {
+    case KEY_URL:
+      // Every occurrence is replaced, so a duplicate key cannot leak a stale stored URL.
+      (top.urls ??= []).push(start, end);
+      break;
+    case KEY_OBJECT_KEY:
+      top.objectKey = decodeString(buf, start, end);
+      break;
+    case KEY_FILENAME:
+      top.filename = decodeString(buf, start, end);
+      break;
+    case KEY_MIMETYPE:
+      top.mimetype = decodeString(buf, start, end);
+      break;
+  }
+}
+
+/** A later non-string value overrides an earlier string, as JSON.parse keeps the last member. */
+function clearNonString(top: Frame): void {
+  if (top.key === KEY_OBJECT_KEY) top.objectKey = undefined;
+  else if (top.key === KEY_FILENAME) top.filename = undefined;
+  else if (top.key === KEY_MIMETYPE) top.mimetype = undefined;
+}
+
+function decodeString(buf: Buffer, start: number, end: number): string {
+  return JSON.parse(buf.toString('utf8', start, end)) as string;
+}
+
+function emit(top: Frame, out: Splice[]): void {
+  const urls = top.urls!;
+  for (let k = 0; k < urls.length; k += 2) {
+    out.push({
+      start: urls[k]!,
+      end: urls[k + 1]!,
+      objectKey: top.objectKey,
+      filename: top.filename,
+      mimetype: top.mimetype,
+    });
+  }
+}
+
+/** Pieces of `body` with each splice's value token replaced by `JSON.stringify(valueFor(s))`. */
+export function applySplices(
+  body: Buffer,
+  splices: readonly Splice[],
+  valueFor: (s: Splice) => string,
+): Buffer[] {
+  const pieces: Buffer[] = [];
+  let pos = 0;
+  for (const s of splices) {
+    if (s.start < pos || s.end < s.start || s.end > body.length) {
+      throw new RangeError(`applySplices: splice ${s.start}-${s.end} out of order or bounds`);
+    }
+    if (s.start > pos) pieces.push(body.subarray(pos, s.start));
+    pieces.push(Buffer.from(JSON.stringify(valueFor(s)), 'utf8'));
+    pos = s.end;
+  }
+  if (pos < body.length) pieces.push(body.subarray(pos));
+  return pieces;
+}
+
+/** The stored bytes between splices: always `splices.length + 1` segments, some maybe empty. */
+export function staticSegments(body: Buffer, splices: readonly Splice[]): Buffer[] {
+  // Kept even when empty so segment k always precedes value k: an import can deflate each
+  // segment once and interleave stored-block values at request time by index.
+  const segments: Buffer[] = [];
+  let pos = 0;
+  for (const s of splices) {
+    if (s.start < pos || s.end < s.start || s.end > body.length) {
+      throw new RangeError(`staticSegments: splice ${s.start}-${s.end} out of order or bounds`);
+    }
+    segments.push(body.subarray(pos, s.start));
+    pos = s.end;
+  }
+  segments.push(body.subarray(pos));
+  return segments;
+}
