@@ -2,16 +2,20 @@
 /** The `compliance-read` command line. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
+import { demoCommand } from './demo-command.js';
 import { filesCommand } from './files-command.js';
 import { importCommand } from './import-command.js';
 import { keysCommand } from './keys-command.js';
 import { serveCommand } from './serve-command.js';
+import { startCommand } from './start-command.js';
 
 const program = new Command('compliance-read')
   .description('Customer Compliance Read Service: import, serve and manage compliance records')
   .showHelpAfterError()
   .exitOverride();
 
+program.addCommand(startCommand());
+program.addCommand(demoCommand());
 program.addCommand(importCommand());
 program.addCommand(serveCommand());
 program.addCommand(keysCommand());

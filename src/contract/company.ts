@@ -8,7 +8,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   BeneficiaryPosition,
   BeneficiaryType,
-  CompanyDocType,
   CountryAlpha3,
   CustomerDocumentKind,
   CustomerStatus,

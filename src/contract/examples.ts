@@ -118,28 +118,29 @@ export function credential(): Record<string, unknown> {
 
 /** Screening provider data with every listed field present (SPEC 2.4.1). */
 export function screeningProviderData(): Record<string, unknown> {
-  const media = { date: WHEN, snippet: 's', title: 't', url: 'https://news.test/a' };
-  const associates = [{ association: 'spouse', name: 'B' }];
-  const filters = {
+  // Functions, not shared objects: a test changing one spot must not change another.
+  const media = () => ({ date: WHEN, snippet: 's', title: 't', url: 'https://news.test/a' });
+  const associates = () => [{ association: 'spouse', name: 'B' }];
+  const filters = () => ({
     types: ['pep', 'adverse-media-v2-other-minor'], birth_year: 1970, remove_deceased: 1, entity_type: 'person',
     country_codes: ['GB', 'XK'],
-  };
-  const user = {
+  });
+  const user = () => ({
     id: 1, email: 'analyst@example.com', name: 'An Alyst', phone: '+1', created_at: WHEN, user_is_active: true,
-  };
+  });
   return {
     id: '11111111-2222-4333-8444-555555555555', customerId: CUSTOMER_ID, searchId: 42, searchRef: 'ref-42',
     searchResult: {
-      client_ref: 'c-1', id: 42, ref: 'ref-42', searcher_id: 1, assignee_id: 1, filters,
+      client_ref: 'c-1', id: 42, ref: 'ref-42', searcher_id: 1, assignee_id: 1, filters: filters(),
       match_status: 'potential_match', risk_level: 'medium', search_term: 'John Doe', submitted_term: 'John Doe',
       total_hits: 1, total_matches: 1, total_blacklist_hits: 0, created_at: WHEN, updated_at: WHEN,
-      tags: [{ k: 'v' }], labels: ['l'], limit: 100, offset: 0, searcher: user, assignee: user,
+      tags: [{ k: 'v' }], labels: ['l'], limit: 100, offset: 0, searcher: user(), assignee: user(),
       hits: [{
         doc: {
           id: 'doc-1', last_updated_utc: WHEN, created_utc: WHEN,
           fields: [{ name: 'Nationality', source: 'src', value: 'GB', locale: 'en', tag: 't' }],
-          types: ['sanction'], name: 'John Doe', entity_type: 'person', aka: [{ name: 'JD' }], associates,
-          sources: ['src'], keywords: [], media: [media], source_notes: { src: { name: 'Source' } },
+          types: ['sanction'], name: 'John Doe', entity_type: 'person', aka: [{ name: 'JD' }], associates: associates(),
+          sources: ['src'], keywords: [], media: [media()], source_notes: { src: { name: 'Source' } },
           match_types: ['name_exact'],
           match_types_details: [{
             aml_types: ['sanction'], matching_name: 'John Doe',
@@ -159,12 +160,12 @@ export function screeningProviderData(): Record<string, unknown> {
         match_status: 'true_positive_reject', risk_level: 'unknown', is_whitelisted: null, age: null,
         death_age: null, date_of_death: null, primary_country: null, country_names: 'United Kingdom',
         designation: null, associates: null, uncategorized: { anything: 1 }, keywords: null, assets: null,
-        related: null, fields: null, media: [media], full_listing: { raw: true }, navigation: { next: null, previous: null },
+        related: null, fields: null, media: [media()], full_listing: { raw: true }, navigation: { next: null, previous: null },
       },
     }],
     requestData: {
       search_term: 'John Doe', client_ref: 'c-1', search_profile: null, fuzziness: 0.5, offset: 0, limit: 100,
-      filters, tags: [{ name: 'team', value: 'kyc' }], share_url: 1, exact_match: false,
+      filters: filters(), tags: [{ name: 'team', value: 'kyc' }], share_url: 1, exact_match: false,
     },
     executionId: 'exec-1', alertId: ALERT_ID, isMonitored: true, createdAt: WHEN, updatedAt: WHEN,
   };
@@ -172,18 +173,18 @@ export function screeningProviderData(): Record<string, unknown> {
 
 /** An alert with every field of SPEC 2.4 present. */
 export function fullAlert(): Record<string, unknown> {
-  const note = {
+  const note = () => ({
     id: '22222222-3333-4444-8555-666666666666', name: 'n', description: null, data: { free: ['form'] },
     cmsProjectId: PROJECT, createdAt: WHEN, updatedAt: WHEN, createdBy: 'ops', updatedBy: 'ops',
     documents: [{ ...storedFile(), description: null }],
-  };
+  });
   const base = { ...minimalAlert(), description: 'd', assignedTo: 'ops', reason: 'r', workflowSessionId: null };
   return {
     ...base,
-    notes: [note],
+    notes: [note()],
     audits: [
       { timestamp: WHEN, action: 'create', author: null, record: { status: 'Open', notes: [] } },
-      { timestamp: WHEN, action: 'duplicate', author: 'ops', record: { ...base, notes: [note] } },
+      { timestamp: WHEN, action: 'duplicate', author: 'ops', record: { ...base, notes: [note()] } },
     ],
     screeningProviderData: screeningProviderData(),
     duplicateData: {

@@ -25,6 +25,8 @@ export type ValidationResult = { ok: true; warnings: Issue[] } | { ok: false; is
 /** The shared ajv instance with the contract's formats (uuid, date-time, currency-code, ...). */
 export const contractAjv = addContractFormats(
   new Ajv2020({
+    // strict: a schema mistake (unknown keyword, conflicting types) fails at load, not silently.
+    strict: true,
     allErrors: true,
     // verbose puts the failing schema on each error, so enum errors can name their set.
     verbose: true,

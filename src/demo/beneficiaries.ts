@@ -3,6 +3,9 @@
 // The registry view (beneficiaries) and the company's own claim (claim beneficiaries) describe the
 // same people, so they are built together.
 import type { Faker } from '@faker-js/faker';
+import { personEmail } from './identities.js';
+import { randomUuid, randomHex } from './seeding.js';
+import * as names from './names.js';
 
 export interface Beneficiary {
   id: string;
@@ -41,25 +44,30 @@ export function splitStakes(faker: Faker, n: number, totalBp: number): number[] 
   return weights.map((w) => Math.floor((totalBp * w) / sum));
 }
 
-function person(faker: Faker, statusOf: () => string): Pick<Beneficiary, 'id' | 'name' | 'email' | 'status'> {
-  const first = faker.person.firstName();
-  const last = faker.person.lastName();
+function person(faker: Faker, fields: Pick<Beneficiary, 'beneficiaryType' | 'beneficiaryPositions' | 'ownershipPercentage' | 'inRegistry' | 'status'>): Beneficiary {
+  const first = names.firstName(faker);
+  const last = names.lastName(faker);
   return {
-    id: faker.string.uuid(),
+    id: randomUuid(faker),
+    beneficiaryType: fields.beneficiaryType,
     name: `${first} ${last}`,
-    email: faker.internet.email({ firstName: first, lastName: last, provider: 'mail.example' }).toLowerCase(),
-    status: statusOf(),
+    email: personEmail(first, last, 'mail.example', String(faker.number.int({ min: 1, max: 99 }))),
+    beneficiaryPositions: fields.beneficiaryPositions,
+    ownershipPercentage: fields.ownershipPercentage,
+    inRegistry: fields.inRegistry,
+    status: fields.status,
+    customerType: 'Individual',
   };
 }
 
 function claimOf(faker: Faker, b: Beneficiary): ClaimBeneficiary {
   return {
-    applicantId: faker.string.hexadecimal({ length: 24, casing: 'lower', prefix: '' }),
+    applicantId: randomHex(faker, 24),
     type: b.beneficiaryType,
     positions: b.beneficiaryPositions ?? [],
     inRegistry: b.inRegistry,
     // Companies have no identity images; people have a front and usually a back of their ID.
-    imageIds: b.customerType === 'Company' ? [] : Array.from({ length: faker.number.int({ min: 1, max: 2 }) }, () => faker.string.uuid()),
+    imageIds: b.customerType === 'Company' ? [] : Array.from({ length: faker.number.float() < 0.8 ? 1 : 2 }, () => randomUuid(faker)),
     shareSize: b.ownershipPercentage,
   };
 }
@@ -73,11 +81,16 @@ export function companyOwnership(faker: Faker, highRisk: boolean): Ownership {
       { value: 'Escalated', weight: highRisk ? 2 : 0.2 },
       { value: 'No status', weight: 1 },
     ]);
-  const peopleOwners = faker.number.int({ min: 1, max: 3 });
+  // Most small companies have one or two owners; holding companies and boards are less common.
+  const peopleOwners = faker.helpers.weightedArrayElement([
+    { value: 1, weight: 45 },
+    { value: 2, weight: 40 },
+    { value: 3, weight: 15 },
+  ]);
   const companyOwners = faker.helpers.weightedArrayElement([
-    { value: 0, weight: 6 },
-    { value: 1, weight: 3 },
-    { value: 2, weight: 1 },
+    { value: 0, weight: 75 },
+    { value: 1, weight: 20 },
+    { value: 2, weight: 5 },
   ]);
   // Most registers account for every share; some leave a free float or unidentified holders.
   const totalBp = faker.number.float() < 0.7 ? 10_000 : faker.number.int({ min: 6000, max: 9999 });
@@ -89,18 +102,19 @@ export function companyOwnership(faker: Faker, highRisk: boolean): Ownership {
     if (i < peopleOwners) {
       const isUbo = bp >= UBO_THRESHOLD_BP;
       const director = faker.number.float() < 0.4;
-      individuals.push({
-        ...person(faker, statusOf),
-        beneficiaryType: isUbo ? 'ubo' : 'shareholder',
-        beneficiaryPositions: director ? ['director', 'shareholder'] : ['shareholder'],
-        ownershipPercentage: bp / 100,
-        inRegistry: true,
-        customerType: 'Individual',
-      });
+      individuals.push(
+        person(faker, {
+          beneficiaryType: isUbo ? 'ubo' : 'shareholder',
+          beneficiaryPositions: director ? ['director', 'shareholder'] : ['shareholder'],
+          ownershipPercentage: bp / 100,
+          inRegistry: true,
+          status: statusOf(),
+        }),
+      );
     } else {
-      const holding = `${faker.person.lastName()} ${faker.helpers.arrayElement(HOLDING_SUFFIXES)}`;
+      const holding = `${names.lastName(faker)} ${faker.helpers.arrayElement(HOLDING_SUFFIXES)}`;
       companies.push({
-        id: faker.string.uuid(),
+        id: randomUuid(faker),
         beneficiaryType: 'shareholder',
         name: holding,
         email: `corporate@${holding.toLowerCase().replace(/[^a-z]+/g, '')}.example`,
@@ -112,17 +126,22 @@ export function companyOwnership(faker: Faker, highRisk: boolean): Ownership {
       });
     }
   });
-  const representatives = faker.number.int({ min: 0, max: 2 });
+  const representatives = faker.helpers.weightedArrayElement([
+    { value: 0, weight: 60 },
+    { value: 1, weight: 35 },
+    { value: 2, weight: 5 },
+  ]);
   for (let i = 0; i < representatives; i += 1) {
-    individuals.push({
-      ...person(faker, statusOf),
-      beneficiaryType: 'representative',
-      beneficiaryPositions: faker.number.float() < 0.7 ? ['director'] : ['other'],
-      ownershipPercentage: 0,
-      // Newly appointed directors are often not yet filed with the registry.
-      inRegistry: faker.number.float() < 0.8,
-      customerType: 'Individual',
-    });
+    individuals.push(
+      person(faker, {
+        beneficiaryType: 'representative',
+        beneficiaryPositions: faker.number.float() < 0.7 ? ['director'] : ['other'],
+        ownershipPercentage: 0,
+        // Newly appointed directors are often not yet filed with the registry.
+        inRegistry: faker.number.float() < 0.8,
+        status: statusOf(),
+      }),
+    );
   }
   const all = [...individuals, ...companies];
   return {

@@ -8,8 +8,9 @@ import { type CustomerIdentity, customerIdentity } from './identities.js';
 import { type Place, phoneFor, postcodeFor } from './places.js';
 import { customerProfile } from './profiles.js';
 import { type ProjectContext, pickActor } from './projects.js';
-import { Stream } from './seeding.js';
+import { Stream, randomUuid, randomAlnum } from './seeding.js';
 import type { DocumentSink } from './stored-files.js';
+import * as names from './names.js';
 
 export interface CustomerRecord {
   id: string;
@@ -34,6 +35,8 @@ export interface CustomerRecord {
 const LEGAL_FORMS: Record<string, string> = {
   Ltd: 'Private limited company', Limited: 'Private limited company', PLC: 'Public limited company', LLP: 'Limited liability partnership',
   GmbH: 'Gesellschaft mit beschränkter Haftung', AG: 'Aktiengesellschaft', UG: 'Unternehmergesellschaft',
+  'Inc.': 'Corporation', 'Corp.': 'Corporation', LLC: 'Limited liability company', 'Pty Ltd': 'Proprietary limited company',
+  'S.A.': 'Sociedad anónima / Société anonyme', 'B.V.': 'Besloten vennootschap', 'OÜ': 'Osaühing (private limited company)',
 };
 const CONTROL_SCHEMES = ['Shareholding', 'Voting rights', 'Board appointment rights', 'Significant influence or control'];
 const RISK_NOTES = [
@@ -43,13 +46,13 @@ const RISK_NOTES = [
 ];
 
 function legalAddress(faker: Faker, place: Place): string {
-  return `${faker.location.buildingNumber()} ${faker.location.street()}, ${postcodeFor(faker, place)} ${faker.helpers.arrayElement(place.cities)}, ${place.name}`;
+  return `${names.buildingNumber(faker)} ${names.streetName(faker)}, ${postcodeFor(faker, place)} ${faker.helpers.arrayElement(place.cities)}, ${place.name}`;
 }
 
 function registrationNumber(faker: Faker, place: Place): string {
   switch (place.alpha3) {
     case 'GBR':
-      return faker.string.numeric(8, { allowLeadingZeros: true });
+      return faker.string.numeric({ length: 8, allowLeadingZeros: true });
     case 'DEU':
       return `HRB ${faker.string.numeric(6)}`;
     case 'NLD':
@@ -67,9 +70,9 @@ function companyClaim(faker: Faker, project: ProjectContext, customer: CustomerI
   const postal = faker.number.float() < 0.33 ? legalAddress(faker, place) : address;
   const actor = pickActor(faker, project);
   return {
-    id: faker.string.uuid(),
+    id: randomUuid(faker),
     customerId: customer.id,
-    sub: `did:example:${faker.string.alphanumeric({ length: 42 })}`,
+    sub: `did:example:${randomAlnum(faker, 42)}`,
     companyName: customer.name,
     registrationNumber: registrationNumber(faker, place),
     legalAddress: address,
@@ -105,11 +108,12 @@ export function companyRecord(faker: Faker, project: ProjectContext, index: numb
   const docCtx: DocumentContext = { faker, project, customer, sink, untilMs: updatedMs };
   let documents: CustomerDocument[] | null = null;
   if (!early) {
-    const kinds = faker.helpers.arrayElements(COMPANY_DOC_TYPES, { min: 1, max: 2 });
+    // The certificate comes first; articles or the register follow for a minority.
+    const kinds = faker.number.float() < 0.8 ? COMPANY_DOC_TYPES.slice(0, 1) : faker.helpers.arrayElements(COMPANY_DOC_TYPES, 2);
     documents = kinds.map((kind) => companyDocument(docCtx, kind));
     // The registered office proves its address; a representative sometimes does a video call.
-    if (faker.number.float() < 0.4) documents.push(proofOfResidence(docCtx));
-    if (faker.number.float() < 0.1) documents.push(videoKyc(docCtx));
+    if (faker.number.float() < 0.2) documents.push(proofOfResidence(docCtx));
+    if (faker.number.float() < 0.05) documents.push(videoKyc(docCtx));
   }
   const claimUpdatedMs = faker.number.float() < 0.6 ? createdMs : between(faker, createdMs, updatedMs);
   const record: CustomerRecord = {
@@ -125,7 +129,7 @@ export function companyRecord(faker: Faker, project: ProjectContext, index: numb
     createdBy: 'system:onboarding',
     updatedBy: pickActor(faker, project),
     reason: profile.reason,
-    externalId: `kyb_${faker.string.alphanumeric({ length: 16, casing: 'lower' })}`,
+    externalId: `kyb_${randomAlnum(faker, 16, 'lower')}`,
     beneficiaries: ownership && { individualBeneficiaries: ownership.individualBeneficiaries, companyBeneficiaries: ownership.companyBeneficiaries },
     companyClaims: ownership && [companyClaim(faker, project, customer, ownership.claimBeneficiaries, createdMs, claimUpdatedMs)],
     documents,

@@ -2,13 +2,15 @@
 // follow the credential fields of SPEC 2.3.1; inline images are a real tiny PNG so consumers
 // that decode base64 images get a valid one.
 import type { Faker } from '@faker-js/faker';
-import { CREDENTIAL_STATUS_TYPES } from '../contract/index.js';
+import { CREDENTIAL_STATUS_TYPES } from '../contract/enums.js';
 import { DAY_MS, dateOnly, isoAt, timeOnly } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
 import { postcodeFor } from './places.js';
 import type { ProjectContext } from './projects.js';
 import { ALL_RULES, type RuleTemplate, scenarioId, schemaOf, SCENARIOS } from './rules.js';
 import { SAMPLE_IMAGE_BASE64 } from './sample-files.js';
+import { randomUuid, randomAlnum, randomHex } from './seeding.js';
+import * as names from './names.js';
 
 export type CredentialName = 'IDInformation' | 'IDImage' | 'SelfieImage' | 'ProofOfResidence' | 'IDScanSelfie' | 'AMLScreeningsResults';
 type ResultStatus = 'valid' | 'not-valid' | 'error' | 'unknown';
@@ -34,7 +36,7 @@ function review(faker: Faker, passed: boolean): Review {
 }
 
 function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity, atMs: number, passed: boolean): Record<string, unknown> {
-  const common = { id: `did:example:holder:${faker.string.alphanumeric({ length: 32 })}`, journeyId: `jrn_${faker.string.alphanumeric({ length: 20, casing: 'lower' })}` };
+  const common = { id: `did:example:holder:${randomAlnum(faker, 32)}`, journeyId: `jrn_${randomAlnum(faker, 20, 'lower')}` };
   const entry = { entryDate: dateOnly(atMs), entryTime: timeOnly(atMs), isSandbox: false };
   const birthMs = atMs - faker.number.int({ min: 19, max: 75 }) * 365.25 * DAY_MS;
   switch (name) {
@@ -55,7 +57,7 @@ function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity,
     case 'ProofOfResidence':
       return {
         ...common, country: customer.place.alpha3, base64: SAMPLE_IMAGE_BASE64, name: 'utility-bill.png', documentType: 'Electricity_bill', ...entry,
-        mediaType: 'image/png', city: customer.place.cities[0] ?? '', streetName: faker.location.street(), postalCode: postcodeFor(faker, customer.place),
+        mediaType: 'image/png', city: customer.place.cities[0] ?? '', streetName: names.streetName(faker), postalCode: postcodeFor(faker, customer.place),
       };
     case 'AMLScreeningsResults':
       return { ...common, ...entry, searchId: faker.number.int({ min: 1_000_000, max: 9_999_999 }), totalHits: passed ? 0 : faker.number.int({ min: 1, max: 12 }), matchStatus: passed ? 'no_match' : 'potential_match', riskLevel: passed ? 'low' : 'high' };
@@ -66,7 +68,7 @@ function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity,
 export function credential(faker: Faker, name: CredentialName, customer: CustomerIdentity, atMs: number, passed: boolean): Record<string, unknown> {
   const issuer = 'did:example:issuer:2qKc9Ey6f2Gx1xS6vKQ8u4v3n6xJbL7wWgYQ2zTe';
   return {
-    id: `urn:uuid:${faker.string.uuid()}`,
+    id: `urn:uuid:${randomUuid(faker)}`,
     '@context': ['https://www.w3.org/2018/credentials/v1', `https://schemas.example/contexts/${name}-v1.jsonld`],
     type: ['VerifiableCredential', name],
     expirationDate: isoAt(atMs + 365 * DAY_MS),
@@ -79,7 +81,7 @@ export function credential(faker: Faker, name: CredentialName, customer: Custome
     },
     issuer,
     credentialSchema: { id: `https://schemas.example/json/${name}-v1.json`, type: 'JsonSchema2023' },
-    proof: [{ type: 'BJJSignature2021', issuerData: { id: issuer, state: { value: faker.string.hexadecimal({ length: 64, casing: 'lower', prefix: '' }) } }, signature: faker.string.hexadecimal({ length: 128, casing: 'lower', prefix: '' }) }],
+    proof: [{ type: 'BJJSignature2021', issuerData: { id: issuer, state: { value: randomHex(faker, 64) } }, signature: randomHex(faker, 128) }],
   };
 }
 
@@ -93,7 +95,7 @@ export function ruleDataResult(faker: Faker, project: ProjectContext, t: RuleTem
   return {
     data: {
       // `type` is not among the listed ruleData fields of a result, so it is left out here.
-      ruleData: { queryId: faker.string.uuid(), id: faker.string.uuid(), requestId: faker.number.int({ min: 1, max: 2_000_000_000 }), attribute: { version: 'v1', schema: schemaOf(t.path), path: t.path }, value: t.value, operator: t.operator },
+      ruleData: { queryId: randomUuid(faker), id: randomUuid(faker), requestId: faker.number.int({ min: 1, max: 2_000_000_000 }), attribute: { version: 'v1', schema: schemaOf(t.path), path: t.path }, value: t.value, operator: t.operator },
     },
     status,
     cmsScenarioId: scenarioOf(project, t),

@@ -6,6 +6,8 @@ import type { CustomerIdentity } from './identities.js';
 import { pickAnyAlpha3, postcodeFor } from './places.js';
 import { type ProjectContext, pickActor } from './projects.js';
 import { type DocumentSink, type StoredFile, extensionFor, storedFile, storedMimetype } from './stored-files.js';
+import { randomUuid, randomAlnum } from './seeding.js';
+import * as names from './names.js';
 
 export interface CustomerDocument {
   documentId: string;
@@ -59,7 +61,7 @@ function envelope(ctx: DocumentContext): Envelope {
 
 function baseMetadata(ctx: DocumentContext, name: string, createdMs: number): Record<string, unknown> {
   return {
-    journeyId: `jrn_${ctx.faker.string.alphanumeric({ length: 20, casing: 'lower' })}`,
+    journeyId: `jrn_${randomAlnum(ctx.faker, 20, 'lower')}`,
     name,
     entryDate: dateOnly(createdMs),
     entryTime: timeOnly(createdMs),
@@ -68,7 +70,7 @@ function baseMetadata(ctx: DocumentContext, name: string, createdMs: number): Re
 
 function assemble(ctx: DocumentContext, documentType: CustomerDocument['documentType'], env: Envelope, metadata: Record<string, unknown>, file: StoredFile): CustomerDocument {
   return {
-    documentId: ctx.faker.string.uuid(),
+    documentId: randomUuid(ctx.faker),
     customerId: ctx.customer.id,
     documentType,
     metadata,
@@ -97,7 +99,7 @@ export function proofOfResidence(ctx: DocumentContext): CustomerDocument {
     mediaType,
     ...(['GBR', 'USA', 'IRL'].includes(place.alpha3) ? { county: faker.location.county() } : {}),
     city: faker.helpers.arrayElement(place.cities),
-    streetName: faker.location.street(),
+    streetName: names.streetName(faker),
     postalCode: postcodeFor(faker, place),
     isSandbox: faker.number.float() < 0.05,
   };

@@ -8,7 +8,7 @@ import type { CustomerIdentity } from './identities.js';
 import type { ResolvedDemoOptions } from './options.js';
 import type { ProjectContext } from './projects.js';
 import { type RuleTemplate, type ScenarioTemplate, SCENARIOS, observedValue, scenarioId, schemaOf } from './rules.js';
-import { Stream, createSfc32Randomizer } from './seeding.js';
+import { Stream, createSfc32Randomizer, randomUuid, randomHex } from './seeding.js';
 
 export type ExecutionStatus = 'valid' | 'not-valid' | 'error' | 'unknown';
 
@@ -73,7 +73,7 @@ function ruleResult(faker: Faker, t: RuleTemplate, status: ExecutionStatus, requ
   if (status === 'unknown') return { passed: null, pending: true, message: 'Waiting for the customer to share the credential' };
   const passed = status === 'valid';
   if (t.objectType === 'OffChainZKP') return { passed, proofVerified: passed, circuitId: 'credentialAtomicQueryV3-beta.1', requestId };
-  if (t.objectType === 'TFHE') return { passed, ciphertextHandle: faker.string.hexadecimal({ length: 64, casing: 'lower' }), decryptedResult: passed };
+  if (t.objectType === 'TFHE') return { passed, ciphertextHandle: `0x${randomHex(faker, 64)}`, decryptedResult: passed };
   return { passed, observed: observedValue(t, passed, faker.number.float()), expected: t.value, operator: t.operator, engine: 'rules-engine 4.2.0' };
 }
 
@@ -99,15 +99,15 @@ function ruleExecution(run: RunContext, scenario: ScenarioTemplate, t: RuleTempl
   const requestId = faker.number.int({ min: 1, max: 2_000_000_000 });
   const short = project.id.replace(/^proj-/, '').replace(/-/g, '_');
   return {
-    id: faker.string.uuid(),
+    id: randomUuid(faker),
     execution_id: run.executionId,
     cms_object_id: `rule_${short}_${t.slug.replace(/-/g, '_')}`,
     cms_scenario_id: scenarioId(project.id, scenario),
     object_type: t.objectType,
     result: ruleResult(faker, t, status, requestId),
     rule_data: {
-      queryId: faker.string.uuid(),
-      id: faker.string.uuid(),
+      queryId: randomUuid(faker),
+      id: randomUuid(faker),
       requestId,
       attribute: { version: 'v1', schema: schemaOf(t.path), path: t.path },
       value: t.value,
@@ -119,7 +119,7 @@ function ruleExecution(run: RunContext, scenario: ScenarioTemplate, t: RuleTempl
     // The engine records the job a little before it runs it.
     created_at: isoAt(executedMs - faker.number.int({ min: 5, max: 900 }), run.offset),
     documents: t.documents
-      ? t.documents.map((kind) => ({ documentType: kind, url: `https://files.example.invalid/${project.id}/kyc/${faker.string.uuid()}.${kind === 'proof_of_residence' ? 'pdf' : 'jpg'}` }))
+      ? t.documents.map((kind) => ({ documentType: kind, url: `https://files.example.invalid/${project.id}/kyc/${randomUuid(faker)}.${kind === 'proof_of_residence' ? 'pdf' : 'jpg'}` }))
       : null,
   };
 }
@@ -144,7 +144,7 @@ export function executionRecord(faker: Faker, project: ProjectContext, customer:
   const startMs = customer.createdMs + HOUR_MS;
   const slot = (DEMO_NOW_MS - startMs) / Math.max(total, 1);
   let clock = Math.floor(startMs + slot * (n + faker.number.float() * 0.9));
-  const run: RunContext = { faker, project, executionId: faker.string.uuid(), offset: pickOffset(faker, 0.25) };
+  const run: RunContext = { faker, project, executionId: randomUuid(faker), offset: pickOffset(faker, 0.25) };
   let latestMs = clock;
   let latest = isoAt(clock, run.offset);
   const scenarioExecutions: ScenarioExecution[] = pickScenarios(faker, customer, n === 0).map((scenario) => {

@@ -6,6 +6,7 @@ import { DEMO_EPOCH_MS, DEMO_NOW_MS, DAY_MS, between } from './dates.js';
 import { type Place, pickPlace } from './places.js';
 import type { ProjectContext } from './projects.js';
 import { Stream, createDemoFaker, uuidFrom } from './seeding.js';
+import * as names from './names.js';
 
 export type CustomerKind = 'company' | 'individual';
 
@@ -36,11 +37,11 @@ export function customerIdentity(project: ProjectContext, kind: CustomerKind, in
   const faker = identityFaker;
   faker.seed([project.seed, Stream.customerId, project.index, kindCode, index]);
   const place = pickPlace(faker);
-  const firstName = faker.person.firstName();
-  const lastName = faker.person.lastName();
+  const firstName = names.firstName(faker);
+  const lastName = names.lastName(faker);
   const name = kind === 'company' ? companyName(faker, place, lastName) : `${firstName} ${lastName}`;
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '').slice(0, 18) || 'customer';
-  const email = kind === 'company' ? `compliance@${slug}.example` : `${firstName}.${lastName}${index % 97}@mail.example`.toLowerCase().replace(/[^a-z0-9.@]/g, '');
+  const email = kind === 'company' ? `compliance@${slug}.example` : personEmail(firstName, lastName, 'mail.example', String(index % 97));
   const prefix = project.id.replace(/^proj-/, '').split('-')[0]?.toUpperCase() ?? 'DEMO';
   return {
     kind,
@@ -56,6 +57,12 @@ export function customerIdentity(project: ProjectContext, kind: CustomerKind, in
     firstName,
     lastName,
   };
+}
+
+/** A plausible address for a person; names are reduced to ASCII letters so the address is valid. */
+export function personEmail(firstName: string, lastName: string, domain: string, suffix = ''): string {
+  const clean = (n: string): string => n.normalize('NFD').toLowerCase().replace(/[^a-z]/g, '');
+  return `${clean(firstName)}.${clean(lastName)}${suffix}@${domain}`;
 }
 
 function companyName(faker: Faker, place: Place, lastName: string): string {

@@ -7,7 +7,7 @@ import { type CustomerDocument, type DocumentContext, proofOfResidence, videoKyc
 import { customerIdentity } from './identities.js';
 import { customerProfile } from './profiles.js';
 import { type ProjectContext, pickActor } from './projects.js';
-import { Stream } from './seeding.js';
+import { Stream, randomAlnum } from './seeding.js';
 import type { DocumentSink } from './stored-files.js';
 
 /** The record of the index-th individual customer of a project. */
@@ -37,7 +37,7 @@ export function individualRecord(faker: Faker, project: ProjectContext, index: n
     createdBy: 'system:onboarding',
     updatedBy: pickActor(faker, project),
     reason: profile.reason,
-    externalId: `kyc_${faker.string.alphanumeric({ length: 16, casing: 'lower' })}`,
+    externalId: `kyc_${randomAlnum(faker, 16, 'lower')}`,
     beneficiaries: null,
     companyClaims: null,
     documents,

@@ -86,16 +86,21 @@ export function resolveDemoOptions(options: DemoOptions = {}): ResolvedDemoOptio
   const ids = typeof projects === 'number' ? projectIds(nonNegativeInt('projects', projects)) : [...projects];
   if (new Set(ids).size !== ids.length) throw new RangeError('demo option projects must not repeat an id');
   const seed = options.seed ?? DEMO_DEFAULTS.seed;
+  const companies = nonNegativeInt('companies', options.companies ?? DEMO_DEFAULTS.companies);
+  const individuals = nonNegativeInt('individuals', options.individuals ?? DEMO_DEFAULTS.individuals);
+  const alerts = nonNegativeInt('alerts', options.alerts ?? DEMO_DEFAULTS.alerts);
+  // Alerts are always about a customer of their project.
+  if (alerts > 0 && companies + individuals === 0) throw new RangeError('demo option alerts needs at least one company or individual per project');
   if (!Number.isSafeInteger(seed)) throw new RangeError(`demo option seed must be an integer, got ${seed}`);
   return {
     seed,
     projects: ids,
-    companies: nonNegativeInt('companies', options.companies ?? DEMO_DEFAULTS.companies),
-    individuals: nonNegativeInt('individuals', options.individuals ?? DEMO_DEFAULTS.individuals),
+    companies,
+    individuals,
     executionsPerCustomer: nonNegativeInt('executionsPerCustomer', options.executionsPerCustomer ?? DEMO_DEFAULTS.executionsPerCustomer),
     executionTailRatio: ratio('executionTailRatio', options.executionTailRatio ?? DEMO_DEFAULTS.executionTailRatio),
     heavyCustomerExecutions: nonNegativeInt('heavyCustomerExecutions', options.heavyCustomerExecutions ?? DEMO_DEFAULTS.heavyCustomerExecutions),
-    alerts: nonNegativeInt('alerts', options.alerts ?? DEMO_DEFAULTS.alerts),
+    alerts,
     largeAlertRatio: ratio('largeAlertRatio', options.largeAlertRatio ?? DEMO_DEFAULTS.largeAlertRatio),
     extraFields: options.extraFields ?? DEMO_DEFAULTS.extraFields,
     onDocument: options.onDocument,

@@ -2,8 +2,10 @@
 // other records address its customers by index without holding them.
 import type { Faker } from '@faker-js/faker';
 import { DEMO_EPOCH_MS, isoAt } from './dates.js';
+import { personEmail } from './identities.js';
 import type { ResolvedDemoOptions } from './options.js';
 import { Stream, createDemoFaker } from './seeding.js';
+import * as names from './names.js';
 
 export interface Analyst {
   id: number;
@@ -51,12 +53,12 @@ export function createProject(options: ResolvedDemoOptions, index: number): Proj
 }
 
 function makeAnalyst(faker: Faker, domain: string, projectIndex: number, i: number): Analyst {
-  const first = faker.person.firstName();
-  const last = faker.person.lastName();
+  const first = names.firstName(faker);
+  const last = names.lastName(faker);
   return {
     id: 4100 + projectIndex * 100 + i,
     name: `${first} ${last}`,
-    email: faker.internet.email({ firstName: first, lastName: last, provider: domain }).toLowerCase(),
+    email: personEmail(first, last, domain),
     phone: faker.phone.number({ style: 'international' }),
     createdAt: isoAt(DEMO_EPOCH_MS - faker.number.int({ min: 30, max: 900 }) * 86_400_000),
     // One inactive account so consumers see user_is_active=false on old searches.

@@ -1,10 +1,12 @@
 // Matches returned by an AML screening search (SPEC 2.4.1 hits and searchEntities). Hits are
 // the bulk of a large alert, so each is built from compact tables rather than many faker calls.
 import type { Faker } from '@faker-js/faker';
-import { SCREENING_TYPES } from '../contract/index.js';
+import { SCREENING_TYPES } from '../contract/enums.js';
 import { DAY_MS, isoAt } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
 import { ALL_ALPHA2, HIGH_RISK_ALPHA3 } from './places.js';
+import { randomAlnum } from './seeding.js';
+import * as names from './names.js';
 
 type ScreeningType = (typeof SCREENING_TYPES)[number];
 
@@ -52,9 +54,9 @@ function variantName(ctx: HitContext): string {
   const { faker, customer } = ctx;
   if (ctx.entityType === 'company') {
     const core = customer.name.split(' ').slice(0, 2).join(' ');
-    return faker.helpers.arrayElement([core, `${core} Group`, `${core} International`, `${customer.name.split(' ')[0] ?? core} ${faker.person.lastName()}`]);
+    return faker.helpers.arrayElement([core, `${core} Group`, `${core} International`, `${customer.name.split(' ')[0] ?? core} ${names.lastName(faker)}`]);
   }
-  return faker.helpers.arrayElement([customer.name, `${customer.firstName} ${faker.person.lastName()}`, `${faker.person.firstName()} ${customer.lastName}`, `${customer.firstName.charAt(0)}. ${customer.lastName}`]);
+  return faker.helpers.arrayElement([customer.name, `${customer.firstName} ${names.lastName(faker)}`, `${names.firstName(faker)} ${customer.lastName}`, `${customer.firstName.charAt(0)}. ${customer.lastName}`]);
 }
 
 function docFields(ctx: HitContext, sources: readonly ListSource[], birthYear: number): Record<string, string>[] {
@@ -63,7 +65,7 @@ function docFields(ctx: HitContext, sources: readonly ListSource[], birthYear: n
   const fields: Record<string, string>[] = [];
   for (const s of sources) {
     fields.push({ name: 'Countries', source: s.key, value: country, tag: 'country_names' });
-    fields.push({ name: 'Listing Id', source: s.key, value: faker.string.alphanumeric({ length: 10, casing: 'upper' }) });
+    fields.push({ name: 'Listing Id', source: s.key, value: randomAlnum(faker, 10, 'upper') });
     if (s.types.includes('sanction')) fields.push({ name: 'Program', source: s.key, value: faker.helpers.arrayElement(['RUSSIA-EO14024', 'IRAN', 'SDGT', 'DPRK3', 'BELARUS']) });
     if (s.types.some((t) => t.startsWith('pep'))) fields.push({ name: 'Political Position', source: s.key, value: faker.helpers.arrayElement(POSITIONS), locale: 'en' });
   }
@@ -89,15 +91,15 @@ export function screeningHit(ctx: HitContext, matchStatus: string): Record<strin
   const adverse = types.some((t) => t.startsWith('adverse-media'));
   const firstToken = ctx.customer.name.split(' ')[0]?.toLowerCase() ?? '';
   const doc = {
-    id: faker.string.alphanumeric({ length: 15, casing: 'upper' }),
+    id: randomAlnum(faker, 15, 'upper'),
     last_updated_utc: isoAt(ctx.atMs - faker.number.int({ min: 1, max: 150 }) * DAY_MS),
     created_utc: isoAt(createdMs),
     fields: docFields(ctx, sources, birthYear),
     types,
     name,
     entity_type: ctx.entityType,
-    aka: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, () => ({ name: ctx.entityType === 'person' ? faker.person.fullName() : `${faker.person.lastName()} ${faker.helpers.arrayElement(['Trading', 'Holdings', 'Group'])}` })),
-    associates: Array.from({ length: faker.number.int({ min: 0, max: 3 }) }, () => ({ association: faker.helpers.arrayElement(ASSOCIATIONS), name: faker.person.fullName() })),
+    aka: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, () => ({ name: ctx.entityType === 'person' ? names.fullName(faker) : `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading', 'Holdings', 'Group'])}` })),
+    associates: Array.from({ length: faker.number.int({ min: 0, max: 3 }) }, () => ({ association: faker.helpers.arrayElement(ASSOCIATIONS), name: names.fullName(faker) })),
     sources: sources.map((s) => s.key),
     keywords: [],
     media: adverse
@@ -105,7 +107,7 @@ export function screeningHit(ctx: HitContext, matchStatus: string): Record<strin
           date: isoAt(createdMs + faker.number.int({ min: 0, max: 150 }) * DAY_MS),
           snippet: `${name} — ${faker.helpers.arrayElement(MEDIA_SNIPPETS)}.`,
           title: faker.helpers.arrayElement(MEDIA_TITLES),
-          url: `https://news.example.com/${faker.number.int({ min: 2015, max: 2025 })}/${faker.string.alphanumeric({ length: 10, casing: 'lower' })}`,
+          url: `https://news.example.com/${faker.number.int({ min: 2015, max: 2025 })}/${randomAlnum(faker, 10, 'lower')}`,
         }))
       : [],
     source_notes: sourceNotes(sources, createdMs),

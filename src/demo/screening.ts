@@ -2,11 +2,12 @@
 // search outcome with its hits, and detailed entities for the first hits. The outcome follows the
 // alert: a closed alert's search was resolved, an escalated one was confirmed.
 import type { Faker } from '@faker-js/faker';
-import { SCREENING_MATCH_STATUSES } from '../contract/index.js';
+import { SCREENING_MATCH_STATUSES } from '../contract/enums.js';
 import { HOUR_MS, MINUTE_MS, isoAt } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
 import { type Analyst, type ProjectContext, pickAnalyst } from './projects.js';
 import { screeningEntity, screeningHit } from './screening-hits.js';
+import { randomUuid, randomAlnum } from './seeding.js';
 
 export interface ScreeningInput {
   faker: Faker;
@@ -48,7 +49,7 @@ export function screeningProviderData(input: ScreeningInput): Record<string, unk
   const { faker, project, customer } = input;
   const entityType = customer.kind === 'company' ? 'company' : 'person';
   const searchId = faker.number.int({ min: 100_000_000, max: 999_999_999 });
-  const searchRef = `${Math.floor(input.atMs / 1000)}-${faker.string.alphanumeric({ length: 8 })}`;
+  const searchRef = `${Math.floor(input.atMs / 1000)}-${randomAlnum(faker, 8)}`;
   const clientRef = `${project.id}:${customer.externalCustomerId}`;
   const outcome = searchOutcome(faker, input.alertStatus);
   const riskLevel = outcome === 'true_positive' ? 'high' : faker.helpers.arrayElement(['low', 'medium', 'high', 'unknown']);
@@ -66,7 +67,7 @@ export function screeningProviderData(input: ScreeningInput): Record<string, unk
   const tags = [{ name: 'customer', value: customer.externalCustomerId }, { name: 'project', value: project.id }];
   const resolvedMs = input.atMs + faker.number.int({ min: 5, max: 600 }) * MINUTE_MS;
   return {
-    id: faker.string.uuid(),
+    id: randomUuid(faker),
     customerId: customer.id,
     searchId,
     searchRef,
@@ -108,7 +109,7 @@ export function screeningProviderData(input: ScreeningInput): Record<string, unk
       share_url: 1,
       exact_match: false,
     },
-    executionId: faker.string.uuid(),
+    executionId: randomUuid(faker),
     alertId: input.alertId,
     // Ongoing monitoring re-runs the search daily; a quarter of searches are one-off.
     isMonitored: faker.number.float() < 0.75,

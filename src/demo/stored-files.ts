@@ -4,6 +4,7 @@ import type { Faker } from '@faker-js/faker';
 import { isoAt } from './dates.js';
 import type { DemoDocumentRef } from './options.js';
 import type { ProjectContext } from './projects.js';
+import { randomUuid } from './seeding.js';
 
 export interface StoredFile {
   id: string;
@@ -56,9 +57,9 @@ export function storedMimetype(mediaType: string): string {
 
 /** Builds a stored-file object in the project and reports it to the sink. */
 export function storedFile(faker: Faker, project: ProjectContext, sink: DocumentSink, input: StoredFileInput): StoredFile {
-  const objectKey = faker.string.uuid();
+  const objectKey = randomUuid(faker);
   const file: StoredFile = {
-    id: faker.string.uuid(),
+    id: randomUuid(faker),
     objectKey,
     filename: input.filename,
     mimetype: input.mimetype,

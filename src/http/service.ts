@@ -1,4 +1,5 @@
 /** Assembles the running service from a configuration: store, file store, limiter, logger, server. */
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
@@ -9,6 +10,7 @@ import { S3FileStore } from '../files/s3-file-store.js';
 import { openStore, sqlitePath } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { buildServer } from './server.js';
 
 /** A started service and how to stop it. */
@@ -60,6 +62,11 @@ export function fileStoreOf(config: Config, secret: Buffer): { files: FileStore;
   return { files: local, local };
 }
 
+/** This package's version (package.json sits two levels up from both src/http and dist/http). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 /** The service's logger: JSON lines, credentials redacted. */
 export function createLogger(config: Config): Logger {
   return pino({
@@ -81,6 +88,9 @@ export async function startService(config: Config, options: { logger?: Logger | 
     logger: options.logger ?? createLogger(config),
     basePath: config.basePath,
     cacheControl: config.cacheControl,
+    plugins: [
+      openApiRoutes({ basePath: config.basePath, serverUrl: config.publicUrl, version: packageVersion(), fileRoute: local !== undefined }),
+    ],
   });
   const address = await app.listen({ port: config.port, host: config.host });
   return {

@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shapeBody } from '../wire/wire-body.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
-import type { AlertUpsert, CustomerUpsert, ExecutionFilter, ExecutionUpsert, Store, StoredBody } from './store.js';
+import type {
+  AlertUpsert,
+  CustomerUpsert,
+  ExecutionFilter,
+  ExecutionPosition,
+  ExecutionUpsert,
+  Store,
+  StoredBody,
+} from './store.js';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -28,25 +36,25 @@ function sqliteHarness(): Harness {
   };
 }
 
+/** Runs one statement on a connection of its own, outside any store. */
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+
 /** A schema of its own per run, so parallel runs and earlier leftovers never collide. */
 function postgresHarness(): Harness {
   const schema = `store_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const admin = async (sql: string): Promise<void> => {
-    const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
   let created = false;
   return {
     name: 'postgres',
     open: async () => {
       if (!created) {
-        await admin(`CREATE SCHEMA ${schema}`);
+        await admin(`CREATE SCHEMA ${schema}`).catch((err: Error) => {
+          throw new Error(`PostgreSQL not reachable at ${PG_URL} (and CI is set): ${err.message}`);
+        });
         created = true;
       }
       return openPostgresStore(url, { poolSize: 4 });
@@ -57,20 +65,10 @@ function postgresHarness(): Harness {
   };
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const harnesses: (() => Harness)[] = [sqliteHarness];
+const harnesses = [{ adapter: 'sqlite', make: sqliteHarness }];
 // In CI a missing server must fail the run, so the PostgreSQL half is kept and fails on open.
-if (process.env.CI || (await postgresReachable())) harnesses.push(postgresHarness);
+const reachable = await admin('SELECT 1').then(() => true, () => false);
+if (reachable || process.env.CI) harnesses.push({ adapter: 'postgres', make: postgresHarness });
 else console.log(`PostgreSQL not reachable at ${PG_URL}: skipped the PostgreSQL half`);
 
 function stored(doc: object): StoredBody {
@@ -94,18 +92,8 @@ function execution(
   more: { status?: string | null; scenarioIds?: string[]; objectTypes?: number; note?: string } = {},
 ): ExecutionUpsert {
   const { status = 'Passed', scenarioIds = [], objectTypes = 0, note = '' } = more;
-  return {
-    kind: 'execution',
-    project,
-    key: executionId,
-    versionKey: sortKey,
-    customerKey,
-    executionId,
-    status,
-    scenarioIds,
-    objectTypes,
-    ...stored({ executionId, sortKey, status, scenarioIds, note }),
-  };
+  const rest = { customerKey, executionId, status, scenarioIds, objectTypes };
+  return { kind: 'execution', project, key: executionId, versionKey: sortKey, ...rest, ...stored({ ...rest, sortKey, note }) };
 }
 
 const body = (r: StoredBody): StoredBody => ({ body: r.body, etag: r.etag, wire: r.wire, gz: r.gz });
@@ -113,8 +101,8 @@ const day = (d: number): string => `2024-01-0${d}T00:00:00Z`;
 let projects = 0;
 const newProject = (): string => `project-${++projects}-${randomBytes(3).toString('hex')}`;
 
-describe.each(harnesses)('store adapter %#', (makeHarness) => {
-  const harness = makeHarness();
+describe.each(harnesses)('$adapter store', ({ make }) => {
+  const harness = make();
   let store: Store;
 
   beforeAll(async () => {
@@ -153,12 +141,8 @@ describe.each(harnesses)('store adapter %#', (makeHarness) => {
     const [pa, pb] = [newProject(), newProject()];
     const ca = customer(pa, 'acme', day(1), true, 'a');
     const cb = customer(pb, 'acme', day(1), true, 'b');
-    expect(await store.writeBatch([ca, cb, alert(pa, 'only-a', day(1)), customer(pa, 'only-a', day(1))])).toEqual([
-      'stored',
-      'stored',
-      'stored',
-      'stored',
-    ]);
+    const onlyA = [alert(pa, 'only-a', day(1)), customer(pa, 'only-a', day(1))];
+    expect(await store.writeBatch([ca, cb, ...onlyA])).toEqual(['stored', 'stored', 'stored', 'stored']);
     expect(await store.getCompany(pa, 'acme')).toEqual(body(ca));
     expect(await store.getCompany(pb, 'acme')).toEqual(body(cb));
     expect(await store.getCompany(pb, 'only-a')).toBeUndefined();
@@ -170,10 +154,8 @@ describe.each(harnesses)('store adapter %#', (makeHarness) => {
     const p = newProject();
     const v2 = customer(p, 'acme', day(2));
     await store.writeBatch([v2, alert(p, 'al', day(2))]);
-    expect(await store.writeBatch([customer(p, 'acme', day(2)), alert(p, 'al', day(2))])).toEqual([
-      'unchanged',
-      'unchanged',
-    ]);
+    const same = [customer(p, 'acme', day(2)), alert(p, 'al', day(2))];
+    expect(await store.writeBatch(same)).toEqual(['unchanged', 'unchanged']);
     expect(await store.writeBatch([customer(p, 'acme', day(1)), alert(p, 'al', day(1))])).toEqual(['stale', 'stale']);
     expect(await store.getCompany(p, 'acme')).toEqual(body(v2));
     const v3 = customer(p, 'acme', day(3));
@@ -190,11 +172,8 @@ describe.each(harnesses)('store adapter %#', (makeHarness) => {
   it('decides a key seen twice in one batch against its earlier occurrence', async () => {
     const p = newProject();
     const [c1, c2] = [customer(p, 'acme', day(1)), customer(p, 'acme', day(2))];
-    expect(await store.writeBatch([c1, c2, customer(p, 'acme', day(1), true, 'older')])).toEqual([
-      'stored',
-      'stored',
-      'stale',
-    ]);
+    const older = customer(p, 'acme', day(1), true, 'older');
+    expect(await store.writeBatch([c1, c2, older])).toEqual(['stored', 'stored', 'stale']);
     expect(await store.getCompany(p, 'acme')).toEqual(body(c2));
     const a = alert(p, 'al', day(1));
     expect(await store.writeBatch([a, alert(p, 'al', day(1))])).toEqual(['stored', 'unchanged']);
@@ -251,7 +230,7 @@ describe.each(harnesses)('store adapter %#', (makeHarness) => {
         for (const f of filters) {
           const filter: ExecutionFilter = { ...f, order };
           const seen: string[] = [];
-          let after;
+          let after: ExecutionPosition | undefined;
           for (;;) {
             const page = await store.listExecutions(p, 'c1', filter, after, 2);
             if (page.length === 0) break;

@@ -1,0 +1,154 @@
+/**
+ * A small typed client of the three read operations. Paths, parameter names and types come
+ * from OPERATIONS and the contract's schemas, so the client changes when the contract does.
+ */
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Alert, CompanyDetails, ErrorBody, Execution } from '../contract/index.js';
+import { OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
+
+/** The query of an operation: each parameter optional, a repeatable one also as an array. */
+export type QueryOf<Q extends Record<string, QueryParameter>> = {
+  [K in keyof Q]?: Q[K] extends { repeatable: true; schema: infer S extends TSchema }
+    ? Static<S> | readonly Static<S>[]
+    : Static<Q[K]['schema']>;
+};
+
+/** Filters, order, page size and cursor of getCustomerScenarioExecutions. */
+export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScenarioExecutions.query>;
+
+/** One page of executions; `next` fetches the page the Link header (rel="next") names. */
+export interface ExecutionsPage {
+  items: Execution[];
+  /** Absolute URL of the next page; undefined on the last page. */
+  nextUrl: string | undefined;
+  next: (() => Promise<ExecutionsPage>) | undefined;
+}
+
+/** How to reach the service. */
+export interface ClientOptions {
+  /** The service URL including its base path, e.g. `https://compliance.example.com/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** An error answer of the service: its HTTP status and error body. */
+export class ClientError extends Error {
+  /** The error code of the body (`not_found`, `unauthorized`, ...), when it has one. */
+  readonly code: string | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly requestId: string | undefined,
+  ) {
+    super(`${status} ${body.code ?? 'error'}: ${body.message ?? 'no message'}`);
+    this.name = 'ClientError';
+    this.code = body.code;
+  }
+}
+
+/** The operations of the service, typed by the contract. */
+export interface ComplianceClient {
+  getCompanyDetails(id: string): Promise<CompanyDetails>;
+  getCustomerScenarioExecutions(customerId: string, query?: ScenarioExecutionsQuery): Promise<ExecutionsPage>;
+  /** Every execution matching `query`, page after page, following the Link header. */
+  iterateScenarioExecutions(customerId: string, query?: ScenarioExecutionsQuery): AsyncGenerator<Execution, void, undefined>;
+  getAlert(id: string): Promise<Alert>;
+}
+
+/** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
+export function createClient(options: ClientOptions): ComplianceClient {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? globalThis.fetch;
+
+  const get = async (url: string): Promise<Response> => {
+    const response = await doFetch(url, {
+      headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' },
+    });
+    if (!response.ok) throw await clientError(response);
+    return response;
+  };
+
+  const executionsPage = async (url: string): Promise<ExecutionsPage> => {
+    const response = await get(url);
+    const items = (await response.json()) as Execution[];
+    const link = nextLink(response.headers.get('link'));
+    // The Link URL is path-absolute (it carries the base path), so it resolves against the origin.
+    const nextUrl = link === undefined ? undefined : new URL(link, `${base}/`).href;
+    return { items, nextUrl, next: nextUrl === undefined ? undefined : () => executionsPage(nextUrl) };
+  };
+
+  const executions = (customerId: string, query: ScenarioExecutionsQuery): Promise<ExecutionsPage> => {
+    const op = OPERATIONS.getCustomerScenarioExecutions;
+    return executionsPage(base + pathOf(op, { customerId }) + searchOf(op, query));
+  };
+
+  return {
+    async getCompanyDetails(id) {
+      const response = await get(base + pathOf(OPERATIONS.getCompanyDetails, { id }));
+      return (await response.json()) as CompanyDetails;
+    },
+    getCustomerScenarioExecutions: (customerId, query = {}) => executions(customerId, query),
+    async *iterateScenarioExecutions(customerId, query = {}) {
+      let page: ExecutionsPage | undefined = await executions(customerId, query);
+      while (page !== undefined) {
+        yield* page.items;
+        page = page.next === undefined ? undefined : await page.next();
+      }
+    },
+    async getAlert(id) {
+      const response = await get(base + pathOf(OPERATIONS.getAlert, { id }));
+      return (await response.json()) as Alert;
+    },
+  };
+}
+
+/** The operation's path with each `{name}` replaced by its encoded value. */
+function pathOf(op: Operation, values: Record<string, string>): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new TypeError(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The query string of the operation's parameters that are set; repeatable ones repeat. */
+function searchOf(op: Operation, query: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  // Only the operation's own parameters, in its order: a typo in an untyped caller is dropped
+  // here rather than refused by the service with 400.
+  for (const name of Object.keys(op.query)) {
+    const value = query[name];
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, String(v));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** The target of the rel="next" link of a Link header (RFC 8288), if any. */
+export function nextLink(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+    const params = match[2] ?? '';
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(params);
+    const rels = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+    if (rels.includes('next')) return match[1];
+  }
+  return undefined;
+}
+
+/** The ClientError of an error answer; a body that is not an ErrorBody becomes its message. */
+async function clientError(response: Response): Promise<ClientError> {
+  const text = await response.text();
+  let body: ErrorBody;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as ErrorBody) : { message: text };
+  } catch {
+    body = { message: text.slice(0, 500) || response.statusText };
+  }
+  return new ClientError(response.status, body, response.headers.get('x-request-id') ?? undefined);
+}

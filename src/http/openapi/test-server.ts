@@ -1,0 +1,82 @@
+/**
+ * The whole application on a real socket, for tests that speak HTTP to it: a fresh SQLite
+ * store in a temporary directory, the in-memory rate limiter, local document files, and the
+ * OpenAPI routes, listening on 127.0.0.1 at a free port.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalFileStore } from '../../files/local-file-store.js';
+import { importFiles } from '../../ingest/importer.js';
+import { openSqliteStore, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { MemoryRateLimiter } from '../rate-limit.js';
+import { openApiRoutes } from '../routes/openapi.js';
+import { buildServer } from '../server.js';
+
+/** A running test server and how to stop it. */
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** origin + base path: what a client is given. */
+  baseUrl: string;
+  basePath: string;
+  store: SqliteStore;
+  close(): Promise<void>;
+}
+
+/** Import envelopes (SPEC records wrapped as the importer reads them), one per NDJSON line. */
+export type Envelope =
+  | { kind: 'customer' | 'alert'; record: Record<string, unknown> }
+  | { kind: 'execution'; customerId: string; cmsProjectId: string; record: Record<string, unknown> };
+
+/** Starts the application with `envelopes` imported; every envelope must be accepted. */
+export async function startTestServer(options: { envelopes?: readonly Envelope[]; basePath?: string } = {}): Promise<TestServer> {
+  const basePath = options.basePath ?? '/v1';
+  const dir = await mkdtemp(join(tmpdir(), 'compliance-read-http-'));
+  const store = openSqliteStore(join(dir, 'store.sqlite'));
+  const limiter = new MemoryRateLimiter(1000, 1000);
+  try {
+    if (options.envelopes !== undefined && options.envelopes.length > 0) {
+      const input = join(dir, 'records.ndjson');
+      await writeFile(input, options.envelopes.map((e) => JSON.stringify(e)).join('\n') + '\n');
+      const summary = await importFiles(store, [input], { rejectsPath: () => join(dir, 'rejects.ndjson') });
+      if (summary.rejected > 0) {
+        throw new Error(`test records rejected: ${await readFile(join(dir, 'rejects.ndjson'), 'utf8')}`);
+      }
+    }
+    const localFiles = new LocalFileStore({
+      dir: join(dir, 'files'),
+      secret: await store.secret(),
+      // The port is known only after listening; signed URLs are not what these tests follow.
+      publicBaseUrl: 'http://127.0.0.1',
+      basePath,
+    });
+    const app = await buildServer({
+      store,
+      limiter,
+      files: localFiles,
+      localFiles,
+      logger: false,
+      basePath,
+      cacheControl: 'no-store',
+      plugins: [openApiRoutes({ basePath, version: '0.0.0-test' })],
+    });
+    const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+    return {
+      origin,
+      baseUrl: origin + basePath,
+      basePath,
+      store,
+      async close() {
+        await app.close();
+        await limiter.close();
+        await store.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,164 @@
+/** What only the PostgreSQL adapter has to get right: replicas, outages, collation, large batches. */
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreError, StoreUnavailableError } from '../store-errors.js';
+import type { ExecutionUpsert, Upsert } from '../store.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { openPostgresStore, type PostgresStore } from './postgres-store.js';
+
+const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function admin<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const reachable = await admin('SELECT 1').then(
+  () => true,
+  () => false,
+);
+// In CI a missing server must fail the run rather than pass silently.
+const runIt = reachable || process.env.CI !== undefined;
+if (!runIt) console.log(`PostgreSQL not reachable at ${PG_URL}: skipped the PostgreSQL half`);
+
+/** A fresh schema per call, dropped after the suite, and a URL whose search_path points at it. */
+const schemas: string[] = [];
+async function freshSchema(): Promise<string> {
+  const schema = `postgres_store_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE SCHEMA ${schema}`);
+  schemas.push(schema);
+  return `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+function execution(project: string, customerKey: string, executionId: string, sortKey: string): ExecutionUpsert {
+  const body = Buffer.from(JSON.stringify({ executionId, sortKey }));
+  return {
+    kind: 'execution',
+    project,
+    key: executionId,
+    versionKey: sortKey,
+    customerKey,
+    executionId,
+    status: 'Passed',
+    scenarioIds: ['s1', 's2'],
+    objectTypes: 1,
+    body,
+    etag: createHash('sha256').update(body).digest('hex'),
+    wire: null,
+    gz: null,
+  };
+}
+
+describe('opening an unreachable PostgreSQL', () => {
+  it('rejects promptly with StoreUnavailableError, without SQL in the message', async () => {
+    const started = Date.now();
+    const err = await openPostgresStore('postgres://postgres@127.0.0.1:1/test').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreUnavailableError);
+    expect((err as Error).message).not.toMatch(/SELECT|CREATE|INSERT/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe.runIf(runIt)('PostgreSQL store', () => {
+  let store: PostgresStore;
+  // Unique, so terminating "our" connections never touches another run's.
+  const applicationName = `ccr-test-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    store = await openPostgresStore(await freshSchema(), { poolSize: 2, applicationName, statementTimeoutMs: 1234 });
+  });
+  afterAll(async () => {
+    await store?.close();
+    for (const s of schemas) await admin(`DROP SCHEMA IF EXISTS ${s} CASCADE`).catch(() => undefined);
+  });
+
+  it('migrates once when several replicas start at the same time, and they share one secret', async () => {
+    const replicaUrl = await freshSchema();
+    const replicas = await Promise.all(Array.from({ length: 6 }, () => openPostgresStore(replicaUrl, { poolSize: 1 })));
+    try {
+      const secrets = await Promise.all(replicas.map((r) => r.secret()));
+      for (const s of secrets) expect(s).toEqual(secrets[0]);
+      const schema = replicaUrl.match(/search_path%3D(\w+)/)![1]!;
+      const versions = await admin<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`);
+      expect(versions.map((v) => v.version)).toEqual(POSTGRES_MIGRATIONS.map((_, i) => i + 1));
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+    }
+  });
+
+  it('applies the configured statement timeout and application name to its connections', async () => {
+    const r = await store.pool.query<{ t: string; a: string }>(
+      "SELECT current_setting('statement_timeout') AS t, current_setting('application_name') AS a",
+    );
+    expect(r.rows[0]).toEqual({ t: '1234ms', a: applicationName });
+  });
+
+  it('declares every key and sort column COLLATE "C", so ordering is bytewise like SQLite', async () => {
+    const rows = await store.pool.query<{ table_name: string; column_name: string; collation_name: string | null }>(
+      `SELECT table_name, column_name, collation_name FROM information_schema.columns
+       WHERE table_schema = current_schema()
+         AND column_name IN ('project', 'customer_key', 'alert_key', 'execution_id', 'sort_key', 'scenario_id')`,
+    );
+    expect(rows.rows.length).toBeGreaterThanOrEqual(12);
+    for (const r of rows.rows) expect(`${r.table_name}.${r.column_name} ${r.collation_name}`).toMatch(/ C$/);
+  });
+
+  it('writes a batch larger than one statement chunk, then finds it all unchanged', async () => {
+    const items: Upsert[] = [];
+    for (let i = 0; i < 2500; i++) {
+      items.push(execution('big', `c${i % 50}`, `e${String(i).padStart(5, '0')}`, `2024-01-01T00:00:${i % 60}Z`));
+    }
+    expect(new Set(await store.writeBatch(items))).toEqual(new Set(['stored']));
+    expect(new Set(await store.writeBatch(items))).toEqual(new Set(['unchanged']));
+    const page = await store.listExecutions('big', 'c7', { order: 'asc', scenarioId: 's2' }, undefined, 1000);
+    expect(page).toHaveLength(50);
+    expect(await store.customerKnown('big', 'c49')).toBe(true);
+  });
+
+  it('rolls the whole batch back when one row fails', async () => {
+    const good = execution('atomic', 'c', 'ok', '2024-01-01T00:00:00Z');
+    // A null sort key violates NOT NULL on the second table write of the batch.
+    const bad = { ...execution('atomic', 'c', 'bad', '2024-01-01T00:00:00Z'), versionKey: null };
+    const err = await store.writeBatch([good, bad]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect(err).not.toBeInstanceOf(StoreUnavailableError);
+    expect((err as Error).message).not.toMatch(/INSERT|unnest/);
+    expect(await store.customerKnown('atomic', 'c')).toBe(false);
+  });
+
+  it('recovers once the server has dropped its connections', async () => {
+    await store.ping();
+    await admin(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE application_name = '${applicationName}'`,
+    );
+    // The first call may still meet the dead connection; it must fail as unavailable, not crash.
+    await store.ping().catch((err: unknown) => expect(err).toBeInstanceOf(StoreUnavailableError));
+    await expect(store.ping()).resolves.toBeUndefined();
+    expect(await store.customerKnown('nobody', 'x')).toBe(false);
+  });
+
+  it('reports a duplicate API key hash as a store error naming no SQL', async () => {
+    const key = {
+      id: 'k1',
+      project: 'p',
+      name: null,
+      scopes: [],
+      hash: 'h',
+      createdAt: '2024-01-01T00:00:00Z',
+      expiresAt: null,
+      revokedAt: null,
+    };
+    await store.insertApiKey(key);
+    const err = await store.insertApiKey({ ...key, id: 'k2' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toMatch(/23505/);
+    expect((err as Error).message).not.toMatch(/INSERT/);
+  });
+});

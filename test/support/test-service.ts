@@ -1,0 +1,76 @@
+/** A real service for tests: a SQLite file in a temp dir, real import, real keys, real HTTP on a free port. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { LocalFileStore } from '../../src/files/local-file-store.js';
+import { createApiKey, type Scope } from '../../src/http/api-keys.js';
+import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
+import { buildServer } from '../../src/http/server.js';
+import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+
+/** A running test service. */
+export interface TestService {
+  url: string;
+  dir: string;
+  store: Store;
+  app: FastifyInstance;
+  files: LocalFileStore;
+  summary: ImportSummary;
+  key(project: string, opts?: { scopes?: Scope[]; expiresAt?: string }): Promise<{ key: string; id: string }>;
+  close(): Promise<void>;
+}
+
+/** A port nothing listens on right now (signed URLs need the port before the server starts). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Imports `lines` into a fresh store and serves it. */
+export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number } = {}): Promise<TestService> {
+  const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
+  const input = join(dir, 'input.ndjson');
+  writeFileSync(input, lines.join('\n') + '\n');
+  const store = openSqliteStore(join(dir, 'store.db'));
+  const summary = await importFiles(store, [input]);
+  const secret = await store.secret();
+  const port = await freePort();
+  const files = new LocalFileStore({ dir: join(dir, 'files'), secret, publicBaseUrl: `http://127.0.0.1:${port}`, basePath: '/v1', ttlSeconds: opts.ttlSeconds ?? 900 });
+  const app = await buildServer({
+    store,
+    limiter: new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
+    files,
+    localFiles: files,
+    logger: false,
+    basePath: '/v1',
+    cacheControl: 'no-store',
+  });
+  const url = await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    dir,
+    store,
+    app,
+    files,
+    summary,
+    async key(project, o = {}) {
+      const { key, record } = await createApiKey(store, { project, scopes: o.scopes, expiresAt: o.expiresAt });
+      return { key, id: record.id };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
