@@ -1,4 +1,5 @@
 /** `compliance-read demo`: generates the demo data set, imports it, stores its files and mints demo keys. */
+import { storeOptionsOf } from '../config/load-config.js';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -79,7 +80,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
   const samples = await writeNdjson(out, generator);
   process.stdout.write(`wrote ${out}\n`);
   if (!run.import) return undefined;
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, storeOptionsOf(config));
   try {
     const progress = progressReporter(process.stderr);
     const summary = await importFiles(store, [out], { gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel, onProgress: progress.onProgress });

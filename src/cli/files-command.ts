@@ -1,4 +1,5 @@
 /** `compliance-read files put`: adds a document file to the local file store. */
+import { storeOptionsOf } from '../config/load-config.js';
 import { Command } from 'commander';
 import { openStore } from '../store/open-store.js';
 import { fileStoreOf } from '../http/service.js';
@@ -14,7 +15,7 @@ export function filesCommand(): Command {
       .argument('<path>', 'the file to copy')
       .action(async (objectKey: string, path: string, opts: Record<string, unknown>) => {
         const config = configFrom(opts);
-        const store = await openStore(config.databaseUrl);
+        const store = await openStore(config.databaseUrl, storeOptionsOf(config));
         try {
           const { local } = fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
           await local!.put(objectKey, path);

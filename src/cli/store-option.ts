@@ -1,6 +1,6 @@
 /** The `--db` option every command shares, and opening the store it names. */
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig, storeOptionsOf } from '../config/load-config.js';
 import { SETTINGS } from '../config/settings.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -13,7 +13,7 @@ export function withDbOption(cmd: Command): Command {
 /** Opens the store named by `--db` or DATABASE_URL, runs `fn`, and always closes the store. */
 export async function useStore<T>(opts: { db?: string }, fn: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig({ databaseUrl: opts.db });
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, storeOptionsOf(config));
   try {
     return await fn(store);
   } finally {

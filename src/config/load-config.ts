@@ -38,12 +38,13 @@ export function describeConfig(config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][]) {
     const value = config[name];
-    out[s.env] = s.secret && value !== undefined ? maskSecret(String(value)) : value;
+    if (!s.secret || value === undefined) out[s.env] = value;
+    else out[s.env] = name === 'databaseUrl' || name === 'redisUrl' ? maskSecret(String(value)) : '***';
   }
   return out;
 }
 
-/** Keeps a URL's shape but hides its credentials; hides any other secret whole. */
+/** Keeps a connection URL's shape but hides its credentials; a plain file path is shown as is. */
 export function maskSecret(value: string): string {
   try {
     const u = new URL(value);
@@ -55,4 +56,9 @@ export function maskSecret(value: string): string {
     // A plain SQLite path is no secret; anything else that is not a URL is masked whole.
     return /^[\w./-]+$/.test(value) && !value.includes('=') ? value : '***';
   }
+}
+
+/** The store options a configuration sets. */
+export function storeOptionsOf(config: Config): { poolSize: number; statementTimeoutMs: number } {
+  return { poolSize: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeout };
 }

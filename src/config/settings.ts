@@ -111,6 +111,15 @@ export const SETTINGS = {
   redisUrl: setting<string | undefined>({ env: 'REDIS_URL', flag: '--redis-url <url>', description: 'Redis for rate limits shared across replicas (in-process when unset)', default: undefined, parse: optional, secret: true }),
   corsOrigins: setting<string[]>({ env: 'CORS_ORIGINS', flag: '--cors-origins <list>', description: 'comma-separated origins allowed by CORS (off when empty)', default: [], parse: list }),
   logLevel: setting({ env: 'LOG_LEVEL', flag: '--log-level <level>', description: 'pino log level', default: 'info' as string, parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') }),
+  pgPoolSize: setting({ env: 'PG_POOL_SIZE', flag: '--pg-pool-size <n>', description: 'PostgreSQL connections per replica', default: 10, parse: int(1, 1000) }),
+  pgStatementTimeout: setting({ env: 'PG_STATEMENT_TIMEOUT_MS', flag: '--pg-statement-timeout <ms>', description: 'PostgreSQL statement timeout (TLS: sslmode in DATABASE_URL)', default: 5000, parse: int(1, 3_600_000) }),
+  metricsPort: setting<number | undefined>({ env: 'METRICS_PORT', flag: '--metrics-port <port>', description: 'serve /metrics on this separate port (else on the main port behind METRICS_TOKEN)', default: undefined, parse: (raw) => (raw === '' ? undefined : int(0, 65535)(raw)) }),
+  metricsToken: setting<string | undefined>({ env: 'METRICS_TOKEN', flag: '--metrics-token <token>', description: 'bearer token for /metrics on the main port (off when unset and no METRICS_PORT)', default: undefined, parse: optional, secret: true }),
+  requestTimeout: setting({ env: 'REQUEST_TIMEOUT_MS', flag: '--request-timeout <ms>', description: 'longest a client may take to send a whole request', default: 10_000, parse: int(1, 600_000) }),
+  headersTimeout: setting({ env: 'HEADERS_TIMEOUT_MS', flag: '--headers-timeout <ms>', description: 'longest a client may take to send its headers', default: 5_000, parse: int(1, 600_000) }),
+  keepAliveTimeout: setting({ env: 'KEEP_ALIVE_TIMEOUT_MS', flag: '--keep-alive-timeout <ms>', description: 'idle keep-alive connection lifetime', default: 5_000, parse: int(1, 600_000) }),
+  maxHeaderBytes: setting({ env: 'MAX_HEADER_BYTES', flag: '--max-header-bytes <n>', description: 'largest request line plus headers (431 past it)', default: 16_384, parse: int(1024, 1_048_576) }),
+  shutdownGrace: setting({ env: 'SHUTDOWN_GRACE_MS', flag: '--shutdown-grace <ms>', description: 'on SIGTERM, how long requests in flight may take to finish', default: 10_000, parse: int(0, 600_000) }),
   gzipLevel: setting({ env: 'GZIP_LEVEL', flag: '--gzip-level <n>', description: 'zlib level of the gzip bytes stored at import (0 stores none)', default: 6, parse: int(0, 9) }),
 };
 

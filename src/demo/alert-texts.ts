@@ -61,6 +61,8 @@ const TEXTS: Record<string, TypeTexts> = {
   },
 };
 
+const NOTE_ENDINGS = ['Evidence saved to the case file.', 'Second reviewer informed.', 'Follow-up scheduled in 7 days.', 'No further information at this point.'];
+
 const FALLBACK: TypeTexts = { name: (c) => `Alert for ${c.name}`, description: 'Raised by the rules engine.', notes: ['Reviewed'], closed: ['Resolved'] };
 
 /** Title and description of a new alert of the type about the customer. */
@@ -74,7 +76,7 @@ export function noteTexts(faker: Faker, type: string, n: number): { name: string
   const t = TEXTS[type] ?? FALLBACK;
   return faker.helpers.arrayElements(t.notes, Math.min(n, t.notes.length)).map((name) => ({
     name,
-    description: faker.number.float() < 0.2 ? null : `${name}. ${faker.helpers.arrayElement(['Evidence saved to the case file.', 'Second reviewer informed.', 'Follow-up scheduled in 7 days.', 'No further information at this point.'])}`,
+    description: faker.number.float() < 0.2 ? null : `${name}. ${faker.helpers.arrayElement(NOTE_ENDINGS)}`,
   }));
 }
 

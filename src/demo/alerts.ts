@@ -6,7 +6,7 @@ import type { Faker } from '@faker-js/faker';
 import { ALERT_CATEGORIES, ALERT_SEVERITIES, ALERT_STATUSES, ALERT_TYPES } from '../contract/enums.js';
 import { type AlertState, replayAlert } from './audits.js';
 import { type CredentialName, type ResultItem, credentialResult, ruleDataResult } from './credentials.js';
-import { DAY_MS, DEMO_NOW_MS, between, isoAt } from './dates.js';
+import { DAY_MS, DEMO_NOW_MS, MINUTE_MS, between, isoAt } from './dates.js';
 import { type CustomerIdentity, pickCustomer } from './identities.js';
 import { type ProjectContext } from './projects.js';
 import { catalogueRule } from './rules.js';
@@ -39,6 +39,31 @@ export interface AlertContext {
 // 8 types x 3 severities x 5 statuses: every combination appears once in 120 consecutive alerts.
 const COVERAGE_CYCLE = ALERT_TYPES.length * ALERT_SEVERITIES.length * ALERT_STATUSES.length;
 
+// After the coverage cycles: screening and monitoring dominate real alert queues, most alerts end closed.
+const TYPE_WEIGHTS: { value: AlertType; weight: number }[] = [
+  { value: 'AML Screening', weight: 30 },
+  { value: 'Transaction Monitoring', weight: 20 },
+  { value: 'Onchain Monitoring', weight: 10 },
+  { value: 'KYC Drop-off', weight: 10 },
+  { value: 'Fraud', weight: 8 },
+  { value: 'IP Screening', weight: 7 },
+  { value: 'Email Screening', weight: 7 },
+  { value: 'Duplicate', weight: 8 },
+];
+const SEVERITY_WEIGHTS = [
+  { value: 'Low', weight: 4 },
+  { value: 'Medium', weight: 4 },
+  { value: 'High', weight: 2 },
+];
+const STATUS_WEIGHTS = [
+  { value: 'Closed', weight: 40 },
+  { value: 'Open', weight: 20 },
+  { value: 'Under Investigation', weight: 15 },
+  { value: 'Pending', weight: 10 },
+  { value: 'Escalated', weight: 5 },
+];
+const ONBOARDING_TYPES: readonly AlertType[] = ['KYC Drop-off', 'Duplicate', 'IP Screening', 'Email Screening'];
+
 /** Whether the g-th alert is a large one: exactly `ratio` of alerts, evenly spaced. */
 export function isLargeAlert(g: number, ratio: number): boolean {
   return Math.floor((g + 1) * ratio) > Math.floor(g * ratio);
@@ -58,41 +83,65 @@ export function planAlert(faker: Faker, g: number, ratio: number): AlertPlan {
       large,
     };
   }
-  const type: AlertType = large ? 'AML Screening' : faker.helpers.weightedArrayElement([
-    { value: 'AML Screening' as const, weight: 30 }, { value: 'Transaction Monitoring' as const, weight: 20 }, { value: 'Onchain Monitoring' as const, weight: 10 },
-    { value: 'KYC Drop-off' as const, weight: 10 }, { value: 'Fraud' as const, weight: 8 }, { value: 'IP Screening' as const, weight: 7 },
-    { value: 'Email Screening' as const, weight: 7 }, { value: 'Duplicate' as const, weight: 8 },
-  ]);
-  const onboardingTypes: readonly string[] = ['KYC Drop-off', 'Duplicate', 'IP Screening', 'Email Screening'];
+  const type = large ? 'AML Screening' : faker.helpers.weightedArrayElement(TYPE_WEIGHTS);
   return {
     type,
-    severity: faker.helpers.weightedArrayElement([{ value: 'Low', weight: 4 }, { value: 'Medium', weight: 4 }, { value: 'High', weight: 2 }]),
-    status: faker.helpers.weightedArrayElement([{ value: 'Closed', weight: 40 }, { value: 'Open', weight: 20 }, { value: 'Under Investigation', weight: 15 }, { value: 'Pending', weight: 10 }, { value: 'Escalated', weight: 5 }]),
-    category: onboardingTypes.includes(type) ? 'Onboarding' : type === 'AML Screening' && faker.number.float() < 0.4 ? 'Onboarding' : 'Ongoing monitoring',
+    severity: faker.helpers.weightedArrayElement(SEVERITY_WEIGHTS),
+    status: faker.helpers.weightedArrayElement(STATUS_WEIGHTS),
+    category: ONBOARDING_TYPES.includes(type) || (type === 'AML Screening' && faker.number.float() < 0.4) ? 'Onboarding' : 'Ongoing monitoring',
     large,
   };
 }
 
 function results(faker: Faker, project: ProjectContext, type: AlertType, customer: CustomerIdentity, atMs: number): ResultItem[] | null {
   const cred = (name: CredentialName, passed: boolean): ResultItem => credentialResult(faker, project, name, customer, atMs, passed);
+  const failedRule = (slug: string): ResultItem => ruleDataResult(faker, project, catalogueRule(slug), 'not-valid');
   switch (type) {
     case 'KYC Drop-off':
-      return [cred('IDInformation', true), cred('IDImage', true), cred('SelfieImage', false), { data: { TFHEResult: `0x${randomHex(faker, 96)}` }, status: 'unknown', cmsScenarioId: null }, ruleDataResult(faker, project, catalogueRule('liveness-match'), 'not-valid')];
+      return [
+        cred('IDInformation', true),
+        cred('IDImage', true),
+        cred('SelfieImage', false),
+        { data: { TFHEResult: `0x${randomHex(faker, 96)}` }, status: 'unknown', cmsScenarioId: null },
+        failedRule('liveness-match'),
+      ];
     case 'AML Screening':
-      return [cred('AMLScreeningsResults', false), ruleDataResult(faker, project, catalogueRule('no-sanctions-hits'), 'not-valid')];
+      return [cred('AMLScreeningsResults', false), failedRule('no-sanctions-hits')];
     case 'Duplicate':
-      return [cred('IDScanSelfie', true), cred('ProofOfResidence', true), ruleDataResult(faker, project, catalogueRule('no-duplicate-accounts'), 'not-valid')];
+      return [cred('IDScanSelfie', true), cred('ProofOfResidence', true), failedRule('no-duplicate-accounts')];
     case 'Fraud':
     case 'IP Screening':
-    case 'Email Screening':
-      return [
-        { data: { RulesEngineInputData: { ipAddress: faker.internet.ipv4(), ipCountry: faker.helpers.arrayElement(['RUS', 'NGA', 'VNM', 'BRA']), ipVpn: faker.datatype.boolean(), ipScore: faker.number.int({ min: 60, max: 99 }), emailDomainAgeDays: faker.number.int({ min: 0, max: 30 }), emailScore: faker.number.int({ min: 55, max: 99 }), deviceId: randomUuid(faker) } }, status: 'not-valid', cmsScenarioId: null },
-        ruleDataResult(faker, project, catalogueRule(type === 'Email Screening' ? 'email-score' : type === 'IP Screening' ? 'ip-country-allowed' : 'ip-score'), 'not-valid'),
-      ];
+    case 'Email Screening': {
+      const signals = {
+        ipAddress: faker.internet.ipv4(),
+        ipCountry: faker.helpers.arrayElement(['RUS', 'NGA', 'VNM', 'BRA']),
+        ipVpn: faker.datatype.boolean(),
+        ipScore: faker.number.int({ min: 60, max: 99 }),
+        emailDomainAgeDays: faker.number.int({ min: 0, max: 30 }),
+        emailScore: faker.number.int({ min: 55, max: 99 }),
+        deviceId: randomUuid(faker),
+      };
+      const slug = type === 'Email Screening' ? 'email-score' : type === 'IP Screening' ? 'ip-country-allowed' : 'ip-score';
+      return [{ data: { RulesEngineInputData: signals }, status: 'not-valid', cmsScenarioId: null }, failedRule(slug)];
+    }
     case 'Transaction Monitoring':
     case 'Onchain Monitoring':
-      return [ruleDataResult(faker, project, catalogueRule(type === 'Onchain Monitoring' ? 'wallet-risk' : 'volume-7d'), 'not-valid')];
+      return [failedRule(type === 'Onchain Monitoring' ? 'wallet-risk' : 'volume-7d')];
   }
+}
+
+function creatorOf(type: AlertType): string {
+  if (type === 'Duplicate') return 'system:duplicate-detection';
+  if (type === 'Transaction Monitoring' || type === 'Onchain Monitoring') return 'system:transaction-monitoring';
+  return type === 'AML Screening' ? 'system:aml-screening' : 'system:rules-engine';
+}
+
+function duplicateData(faker: Faker, project: ProjectContext, original: CustomerIdentity, duplicate: CustomerIdentity): Record<string, unknown> {
+  const kycFile = (): string => `https://files.example.invalid/${project.id}/kyc/${randomUuid(faker)}.jpg`;
+  return {
+    original: { customerId: original.id, customerInfo: `${original.name} <${original.email}>`, profilePicture: null, idDocumentUrl: kycFile() },
+    duplicate: { customerId: duplicate.id, customerInfo: `${duplicate.name} <${duplicate.email}>`, profilePicture: kycFile(), idDocumentUrl: null },
+  };
 }
 
 /** The i-th alert of a project. */
@@ -104,7 +153,7 @@ export function alertRecord(ctx: AlertContext, i: number): Record<string, unknow
   const customer = pickCustomer(faker, project);
   const createdMs = between(faker, Math.max(customer.createdMs + DAY_MS, DEMO_NOW_MS - 540 * DAY_MS), DEMO_NOW_MS - 20 * DAY_MS);
   const text = alertText(faker, plan.type, customer);
-  const createdBy = plan.type === 'Duplicate' ? 'system:duplicate-detection' : plan.type.includes('Monitoring') ? 'system:transaction-monitoring' : plan.type === 'AML Screening' ? 'system:aml-screening' : 'system:rules-engine';
+  const createdBy = creatorOf(plan.type);
   // The alert starts at a severity the rules engine chose; analysts sometimes re-grade it.
   const initialSeverity = faker.number.float() < 0.25 ? faker.helpers.arrayElement(ALERT_SEVERITIES) : plan.severity;
   const initial: AlertState = {
@@ -139,19 +188,25 @@ export function alertRecord(ctx: AlertContext, i: number): Record<string, unknow
   const hitCount = plan.large ? faker.number.int({ min: 420, max: 480 }) : faker.number.int({ min: 2, max: 14 });
   const monitoring = plan.type === 'Transaction Monitoring' || plan.type === 'Onchain Monitoring';
   const duplicateOf = plan.type === 'Duplicate' ? pickCustomer(faker, project) : null;
+  const screening =
+    plan.type === 'AML Screening'
+      ? screeningProviderData({ faker, project, customer, alertId: state.id, alertStatus: plan.status, atMs: createdMs - 5 * MINUTE_MS, hitCount })
+      : null;
+  const transactions = monitoring
+    ? alertTransactions({
+        faker, project, customer,
+        onchainOnly: plan.type === 'Onchain Monitoring',
+        untilMs: createdMs - MINUTE_MS,
+        count: faker.number.int({ min: 4, max: 30 }),
+        withChannel: ctx.extraFields && i % 40 === 6,
+      })
+    : null;
   return {
     ...state,
     audits,
-    screeningProviderData: plan.type === 'AML Screening' ? screeningProviderData({ faker, project, customer, alertId: state.id, alertStatus: plan.status, atMs: createdMs - 5 * 60_000, hitCount }) : null,
-    duplicateData: duplicateOf
-      ? {
-          original: { customerId: duplicateOf.id, customerInfo: `${duplicateOf.name} <${duplicateOf.email}>`, profilePicture: null, idDocumentUrl: `https://files.example.invalid/${project.id}/kyc/${randomUuid(faker)}.jpg` },
-          duplicate: { customerId: customer.id, customerInfo: `${customer.name} <${customer.email}>`, profilePicture: `https://files.example.invalid/${project.id}/kyc/${randomUuid(faker)}.jpg`, idDocumentUrl: null },
-        }
-      : null,
+    screeningProviderData: screening,
+    duplicateData: duplicateOf ? duplicateData(faker, project, duplicateOf, customer) : null,
     results: results(faker, project, plan.type, customer, createdMs - DAY_MS),
-    transactions: monitoring
-      ? alertTransactions({ faker, project, customer, onchainOnly: plan.type === 'Onchain Monitoring', untilMs: createdMs - 60_000, count: faker.number.int({ min: 4, max: 30 }), withChannel: ctx.extraFields && i % 40 === 6 })
-      : null,
+    transactions,
   };
 }

@@ -32,7 +32,11 @@ interface Review {
 
 function review(faker: Faker, passed: boolean): Review {
   if (passed) return { reviewAnswer: 'GREEN', reviewRejectType: null, reviewRejectLabels: [] };
-  return { reviewAnswer: 'RED', reviewRejectType: faker.helpers.arrayElement(['RETRY', 'FINAL']), reviewRejectLabels: faker.helpers.arrayElements(REJECT_LABELS, { min: 1, max: 2 }) };
+  return {
+    reviewAnswer: 'RED',
+    reviewRejectType: faker.helpers.arrayElement(['RETRY', 'FINAL']),
+    reviewRejectLabels: faker.helpers.arrayElements(REJECT_LABELS, { min: 1, max: 2 }),
+  };
 }
 
 function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity, atMs: number, passed: boolean): Record<string, unknown> {
@@ -50,7 +54,11 @@ function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity,
         },
       };
     case 'IDImage':
-      return { ...common, base64_front: SAMPLE_IMAGE_BASE64, base64_back: SAMPLE_IMAGE_BASE64, name: 'id-document.png', documentType: faker.helpers.arrayElement(ID_DOCUMENT_TYPES), ...entry, mediaType_front: 'image/png', mediaType_back: 'image/png', ...review(faker, passed) };
+      return {
+        ...common, base64_front: SAMPLE_IMAGE_BASE64, base64_back: SAMPLE_IMAGE_BASE64, name: 'id-document.png',
+        documentType: faker.helpers.arrayElement(ID_DOCUMENT_TYPES), ...entry, mediaType_front: 'image/png', mediaType_back: 'image/png',
+        ...review(faker, passed),
+      };
     case 'SelfieImage':
     case 'IDScanSelfie':
       return { ...common, base64: SAMPLE_IMAGE_BASE64, name: 'selfie.png', mediaType: 'image/png', ...entry, ...review(faker, passed) };
@@ -60,7 +68,13 @@ function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity,
         mediaType: 'image/png', city: customer.place.cities[0] ?? '', streetName: names.streetName(faker), postalCode: postcodeFor(faker, customer.place),
       };
     case 'AMLScreeningsResults':
-      return { ...common, ...entry, searchId: faker.number.int({ min: 1_000_000, max: 9_999_999 }), totalHits: passed ? 0 : faker.number.int({ min: 1, max: 12 }), matchStatus: passed ? 'no_match' : 'potential_match', riskLevel: passed ? 'low' : 'high' };
+      return {
+        ...common, ...entry,
+        searchId: faker.number.int({ min: 1_000_000, max: 9_999_999 }),
+        totalHits: passed ? 0 : faker.number.int({ min: 1, max: 12 }),
+        matchStatus: passed ? 'no_match' : 'potential_match',
+        riskLevel: passed ? 'low' : 'high',
+      };
   }
 }
 
@@ -95,7 +109,14 @@ export function ruleDataResult(faker: Faker, project: ProjectContext, t: RuleTem
   return {
     data: {
       // `type` is not among the listed ruleData fields of a result, so it is left out here.
-      ruleData: { queryId: randomUuid(faker), id: randomUuid(faker), requestId: faker.number.int({ min: 1, max: 2_000_000_000 }), attribute: { version: 'v1', schema: schemaOf(t.path), path: t.path }, value: t.value, operator: t.operator },
+      ruleData: {
+        queryId: randomUuid(faker),
+        id: randomUuid(faker),
+        requestId: faker.number.int({ min: 1, max: 2_000_000_000 }),
+        attribute: { version: 'v1', schema: schemaOf(t.path), path: t.path },
+        value: t.value,
+        operator: t.operator,
+      },
     },
     status,
     cmsScenarioId: scenarioOf(project, t),
@@ -105,5 +126,9 @@ export function ruleDataResult(faker: Faker, project: ProjectContext, t: RuleTem
 /** A result item carrying one credential. */
 export function credentialResult(faker: Faker, project: ProjectContext, name: CredentialName, customer: CustomerIdentity, atMs: number, passed: boolean): ResultItem {
   const rule = ALL_RULES.find((r) => r.dataType === name);
-  return { data: { [name]: credential(faker, name, customer, atMs, passed) }, status: passed ? 'valid' : 'not-valid', cmsScenarioId: rule ? scenarioOf(project, rule) : null };
+  return {
+    data: { [name]: credential(faker, name, customer, atMs, passed) },
+    status: passed ? 'valid' : 'not-valid',
+    cmsScenarioId: rule ? scenarioOf(project, rule) : null,
+  };
 }

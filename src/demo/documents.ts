@@ -3,7 +3,7 @@
 import type { Faker } from '@faker-js/faker';
 import { HOUR_MS, MINUTE_MS, between, dateOnly, isoAt, pickOffset, timeOnly } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
-import { pickAnyAlpha3, postcodeFor } from './places.js';
+import { postcodeFor } from './places.js';
 import { type ProjectContext, pickActor } from './projects.js';
 import { type DocumentSink, type StoredFile, extensionFor, storedFile, storedMimetype } from './stored-files.js';
 import { randomUuid, randomAlnum } from './seeding.js';
@@ -90,11 +90,9 @@ export function proofOfResidence(ctx: DocumentContext): CustomerDocument {
   const mediaType = faker.helpers.arrayElement(POR_MEDIA_TYPES);
   const filename = `${docType.toLowerCase().replace('_', '-')}-${dateOnly(env.createdMs).slice(0, 7)}.${extensionFor(mediaType)}`;
   const place = customer.place;
-  // A few residents declare a country outside the curated list (ANT, XKX, ...).
-  const country = faker.number.float() < 0.03 ? pickAnyAlpha3(faker) : place.alpha3;
   const metadata: Record<string, unknown> = {
     ...baseMetadata(ctx, filename, env.createdMs),
-    country,
+    country: place.alpha3,
     documentType: docType,
     mediaType,
     ...(['GBR', 'USA', 'IRL'].includes(place.alpha3) ? { county: faker.location.county() } : {}),

@@ -119,7 +119,10 @@ function ruleExecution(run: RunContext, scenario: ScenarioTemplate, t: RuleTempl
     // The engine records the job a little before it runs it.
     created_at: isoAt(executedMs - faker.number.int({ min: 5, max: 900 }), run.offset),
     documents: t.documents
-      ? t.documents.map((kind) => ({ documentType: kind, url: `https://files.example.invalid/${project.id}/kyc/${randomUuid(faker)}.${kind === 'proof_of_residence' ? 'pdf' : 'jpg'}` }))
+      ? t.documents.map((kind) => {
+          const ext = kind === 'proof_of_residence' ? 'pdf' : 'jpg';
+          return { documentType: kind, url: `https://files.example.invalid/${project.id}/kyc/${randomUuid(faker)}.${ext}` };
+        })
       : null,
   };
 }

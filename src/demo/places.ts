@@ -1,8 +1,6 @@
 // Countries the demo customers live in. A curated list keeps addresses coherent (a Berlin company
-// gets a German phone prefix and postcode); the full ISO list from the contract data is mixed in
-// rarely so that unusual codes (ANT, XKX, ...) also reach the service.
+// gets a German phone prefix and postcode).
 import type { Faker } from '@faker-js/faker';
-import countryCodes from '../contract/data/country-codes.json' with { type: 'json' };
 
 export interface Place {
   alpha3: string;
@@ -39,23 +37,16 @@ const PLACES: readonly Place[] = [
   { alpha3: 'POL', alpha2: 'PL', name: 'Poland', cities: ['Warsaw', 'Kraków', 'Wrocław'], phonePrefix: '+48 22', postcode: '##-###', companySuffixes: ['sp. z o.o.', 'S.A.'], registry: 'Krajowy Rejestr Sądowy' },
 ];
 
-// Jurisdictions that screening rules commonly treat as high risk; used for $in/$nin rule values
-// and for the nationality of screening hits.
-export const HIGH_RISK_ALPHA3 = ['IRN', 'PRK', 'SYR', 'CUB', 'RUS', 'BLR', 'MMR', 'VEN'] as const;
-
-/** Every alpha-3 code the contract accepts (ISO 3166-1 plus ANT and XKX). */
-export const ALL_ALPHA3: readonly string[] = countryCodes.alpha3;
-/** Every alpha-2 code the contract accepts (ISO 3166-1 plus AN and XK). */
-export const ALL_ALPHA2: readonly string[] = countryCodes.alpha2;
+// Jurisdictions that screening rules commonly treat as high risk (alpha-3 to alpha-2); used for
+// $in/$nin rule values and for the countries of screening hits.
+export const HIGH_RISK_COUNTRIES: Readonly<Record<string, string>> = {
+  IRN: 'IR', PRK: 'KP', SYR: 'SY', CUB: 'CU', RUS: 'RU', BLR: 'BY', MMR: 'MM', VEN: 'VE',
+};
+export const HIGH_RISK_ALPHA3: readonly string[] = Object.keys(HIGH_RISK_COUNTRIES);
 
 /** A customer's home country: a curated place most of the time. */
 export function pickPlace(faker: Faker): Place {
   return faker.helpers.arrayElement(PLACES);
-}
-
-/** Any assigned alpha-3 code, for the rare record from an unusual jurisdiction. */
-export function pickAnyAlpha3(faker: Faker): string {
-  return faker.helpers.arrayElement(ALL_ALPHA3);
 }
 
 /** A postcode following the place's template. */

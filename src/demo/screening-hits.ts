@@ -2,9 +2,9 @@
 // the bulk of a large alert, so each is built from compact tables rather than many faker calls.
 import type { Faker } from '@faker-js/faker';
 import { SCREENING_TYPES } from '../contract/enums.js';
-import { DAY_MS, isoAt } from './dates.js';
+import { DAY_MS, dateOnly, isoAt } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
-import { ALL_ALPHA2, HIGH_RISK_ALPHA3 } from './places.js';
+import { HIGH_RISK_ALPHA3, HIGH_RISK_COUNTRIES } from './places.js';
 import { randomAlnum } from './seeding.js';
 import * as names from './names.js';
 
@@ -56,7 +56,17 @@ function variantName(ctx: HitContext): string {
     const core = customer.name.split(' ').slice(0, 2).join(' ');
     return faker.helpers.arrayElement([core, `${core} Group`, `${core} International`, `${customer.name.split(' ')[0] ?? core} ${names.lastName(faker)}`]);
   }
-  return faker.helpers.arrayElement([customer.name, `${customer.firstName} ${names.lastName(faker)}`, `${names.firstName(faker)} ${customer.lastName}`, `${customer.firstName.charAt(0)}. ${customer.lastName}`]);
+  const variant = faker.number.int({ min: 0, max: 3 });
+  if (variant === 0) return customer.name;
+  if (variant === 1) return `${customer.firstName} ${names.lastName(faker)}`;
+  if (variant === 2) return `${names.firstName(faker)} ${customer.lastName}`;
+  return `${customer.firstName.charAt(0)}. ${customer.lastName}`;
+}
+
+function akaName(ctx: HitContext): string {
+  const { faker } = ctx;
+  if (ctx.entityType === 'person') return names.fullName(faker);
+  return `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading', 'Holdings', 'Group'])}`;
 }
 
 function docFields(ctx: HitContext, sources: readonly ListSource[], birthYear: number): Record<string, string>[] {
@@ -98,7 +108,7 @@ export function screeningHit(ctx: HitContext, matchStatus: string): Record<strin
     types,
     name,
     entity_type: ctx.entityType,
-    aka: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, () => ({ name: ctx.entityType === 'person' ? names.fullName(faker) : `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading', 'Holdings', 'Group'])}` })),
+    aka: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, () => ({ name: akaName(ctx) })),
     associates: Array.from({ length: faker.number.int({ min: 0, max: 3 }) }, () => ({ association: faker.helpers.arrayElement(ASSOCIATIONS), name: names.fullName(faker) })),
     sources: sources.map((s) => s.key),
     keywords: [],
@@ -129,7 +139,12 @@ export function screeningHit(ctx: HitContext, matchStatus: string): Record<strin
 export function screeningEntity(faker: Faker, hit: Record<string, unknown>, riskLevel: string): Record<string, unknown> {
   const doc = hit.doc as Record<string, unknown> & { types: string[]; name: string; entity_type: string; created_utc: string; last_updated_utc: string };
   const person = doc.entity_type === 'person';
-  const birth = person ? `${faker.number.int({ min: 1948, max: 1998 })}-${String(faker.number.int({ min: 1, max: 12 })).padStart(2, '0')}-${String(faker.number.int({ min: 1, max: 28 })).padStart(2, '0')}` : null;
+  // The entity's country is the one its list entries name.
+  const fields = doc.fields as { tag?: string; value: string }[];
+  const country = fields.find((f) => f.tag === 'country_names')?.value ?? faker.helpers.arrayElement(HIGH_RISK_ALPHA3);
+  // The list gives the birth year; the detailed record adds month and day.
+  const birthYear = Number(fields.find((f) => f.tag === 'date_of_birth')?.value);
+  const birth = person && birthYear > 0 ? dateOnly(Date.UTC(birthYear, faker.number.int({ min: 0, max: 11 }), faker.number.int({ min: 1, max: 28 }))) : null;
   return {
     id: doc.id,
     last_updated_utc: doc.last_updated_utc,
@@ -151,8 +166,8 @@ export function screeningEntity(faker: Faker, hit: Record<string, unknown>, risk
       age: birth ? 2025 - Number(birth.slice(0, 4)) : null,
       death_age: null,
       date_of_death: null,
-      primary_country: faker.helpers.arrayElement(ALL_ALPHA2),
-      country_names: faker.helpers.arrayElement(HIGH_RISK_ALPHA3),
+      primary_country: HIGH_RISK_COUNTRIES[country] ?? null,
+      country_names: country,
       designation: person ? faker.helpers.arrayElement(POSITIONS) : null,
       associates: doc.associates,
       uncategorized: null,

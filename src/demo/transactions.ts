@@ -82,7 +82,11 @@ function cryptoTransaction(input: TransactionInput, atMs: number): Record<string
         { fieldName: 'networkFeeAmount', amount: decimal(networkFee, places), currencyCode: asset },
         { fieldName: 'platformFeeAmount', amount: decimal(amount * 0.001, places), currencyCode: asset },
       ],
-      counterparty: { address: chain.address(faker), riskScore: faker.number.int({ min: 0, max: 10 }), label: faker.helpers.arrayElement([null, 'exchange', 'mixer', 'darknet market', 'gambling']) },
+      counterparty: {
+        address: chain.address(faker),
+        riskScore: faker.number.int({ min: 0, max: 10 }),
+        label: faker.helpers.arrayElement([null, 'exchange', 'mixer', 'darknet market', 'gambling']),
+      },
     },
   };
 }
@@ -108,7 +112,11 @@ function fiatTransaction(input: TransactionInput, atMs: number): Record<string, 
         { fieldName: 'amount', amount: decimal(amount, 2), currencyCode: currency },
         { fieldName: 'platformFeeAmount', amount: decimal(Math.min(25, amount * 0.002), 2), currencyCode: currency },
       ],
-      counterparty: { name: `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading Ltd', 'GmbH', 'LLC', 'S.A.', 'B.V.'])}`, iban: faker.finance.iban({ formatted: false }), bic: faker.finance.bic() },
+      counterparty: {
+        name: `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading Ltd', 'GmbH', 'LLC', 'S.A.', 'B.V.'])}`,
+        iban: faker.finance.iban({ formatted: false }),
+        bic: faker.finance.bic(),
+      },
     },
   };
 }

@@ -1,4 +1,5 @@
 /** Assembles the running service from a configuration: store, file store, limiter, logger, server. */
+import { storeOptionsOf } from '../config/load-config.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -77,7 +78,7 @@ export function createLogger(config: Config): Logger {
 
 /** Opens everything a configuration names and starts listening. */
 export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, storeOptionsOf(config));
   const limiter: RateLimiter = new MemoryRateLimiter(config.rateLimitBurst, config.rateLimitPerSecond);
   const { files, local } = fileStoreOf(config, await store.secret());
   const app = await buildServer({

@@ -1,10 +1,11 @@
 /** The import pipeline against a real SQLite file: rejects, idempotence, stale records. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { openTestStore, type TestStore } from '../../test/support/store-harness.js';
 import { alertLine, companyLine, executionLine } from '../../test/support/records.js';
 import { importFiles } from './importer.js';
 
@@ -14,14 +15,16 @@ const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const F = 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b';
 
 let dir: string;
-let store: SqliteStore;
-beforeEach(() => {
+let store: Store;
+let testStore: TestStore;
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crs-import-'));
-  store = openSqliteStore(join(dir, 'store.db'));
+  testStore = await openTestStore(dir);
+  store = testStore.store;
 });
 afterEach(async () => {
   await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await testStore.cleanup();
 });
 
 function file(name: string, lines: string[]): string {

@@ -2,11 +2,22 @@
 import type { Store } from './store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
+/** Tuning that only some adapters use. */
+export interface OpenStoreOptions {
+  poolSize?: number;
+  statementTimeoutMs?: number;
+}
+
+/** True when a URL names a PostgreSQL server. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
 /** Opens the store a URL or path names, migrating it as needed. */
-export async function openStore(url: string): Promise<Store> {
-  if (/^postgres(ql)?:\/\//.test(url)) {
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
+  if (isPostgresUrl(url)) {
     const { openPostgresStore } = await import('./postgres/postgres-store.js');
-    return openPostgresStore(url);
+    return openPostgresStore(url, options);
   }
   return openSqliteStore(sqlitePath(url));
 }

@@ -82,6 +82,22 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/** A customer known only because executions name it: a row without a record of its own. */
+export interface BareCustomerRow {
+  kind: 'bareCustomer';
+  project: string;
+  customerKey: string;
+}
+
+/** An API key as copied between stores (its hash, so the key keeps working). */
+export interface ApiKeyRow {
+  kind: 'apiKey';
+  record: ApiKeyRecord;
+}
+
+/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys. */
+export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow;
+
 /** Storage for the three read operations, the import and the API keys, scoped by project. */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
@@ -107,6 +123,23 @@ export interface Store {
 
   /** A random secret created with the store, shared by every replica (cursor and URL signing). */
   secret(): Promise<Buffer>;
+  /** Replaces the secret; replicas already running keep the old one until restarted. */
+  setSecret(secret: Buffer): Promise<void>;
+
+  /** How many schema migrations the store has applied. */
+  schemaVersion(): Promise<number>;
+  /** True when any customer, alert or execution is stored. */
+  hasRecords(): Promise<boolean>;
+  /**
+   * Every row (customers, alerts, executions, then API keys), in keyset chunks of at most
+   * `chunkRows`, read from one snapshot so concurrent writes never tear the copy.
+   */
+  exportRows(chunkRows: number): AsyncIterable<StoreRow[]>;
+  /**
+   * Writes exported rows as they are, in one transaction: a row replaces the stored row with its
+   * key (no version rule), a bare customer never replaces a record, derived index rows follow.
+   */
+  importRows(rows: readonly StoreRow[]): Promise<void>;
   /** Cheap round trip proving the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 /** A real service for tests: a SQLite file in a temp dir, real import, real keys, real HTTP on a free port. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import { createApiKey, type Scope } from '../../src/http/api-keys.js';
 import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { openTestStore } from './store-harness.js';
 
 /** A running test service. */
 export interface TestService {
@@ -41,7 +41,8 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
   const input = join(dir, 'input.ndjson');
   writeFileSync(input, lines.join('\n') + '\n');
-  const store = openSqliteStore(join(dir, 'store.db'));
+  const testStore = await openTestStore(dir);
+  const store = testStore.store;
   const summary = await importFiles(store, [input]);
   const secret = await store.secret();
   const port = await freePort();
@@ -70,7 +71,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
     async close() {
       await app.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await testStore.cleanup();
     },
   };
 }

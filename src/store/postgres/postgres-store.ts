@@ -200,6 +200,11 @@ export class PostgresStore implements Store {
     await guarded('ping', () => this.pool.query('SELECT 1'));
   }
 
+  /** Connections of the pool right now (open, idle, callers waiting for one), for metrics. */
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   async close(): Promise<void> {
     // pg throws when a pool is ended twice; closing is idempotent for callers.
     if (this.closed) return;

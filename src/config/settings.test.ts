@@ -1,0 +1,49 @@
+/** The settings table, its parsers and its documentation page. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeConfig, loadConfig, maskSecret } from './load-config.js';
+import { SETTINGS } from './settings.js';
+
+describe('configuration', () => {
+  it('documents every setting in docs/configuration.md', () => {
+    const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    for (const s of Object.values(SETTINGS)) {
+      expect(doc, s.env).toContain(`\`${s.env}\``);
+      expect(doc, s.flag).toContain(`\`${s.flag}\``);
+    }
+  });
+
+  it('uses defaults when nothing is set', () => {
+    const c = loadConfig({}, {});
+    expect(c).toMatchObject({ port: 8080, basePath: '/v1', databaseUrl: './data/compliance.db', signedUrlTtl: 900, cacheControl: 'no-store' });
+  });
+
+  it('lets flags win over the environment', () => {
+    expect(loadConfig({ port: '9000' }, { PORT: '7000' }).port).toBe(9000);
+    expect(loadConfig({}, { PORT: '7000' }).port).toBe(7000);
+  });
+
+  it('names every bad value in one error', () => {
+    try {
+      loadConfig({ port: 'eighty' }, { BASE_PATH: 'v1/', SIGNED_URL_TTL: '-1', FILE_STORE: 'ftp' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const problems = (err as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/--port="eighty" must be a whole number/);
+      expect(problems).toMatch(/BASE_PATH="v1\/" must be a path/);
+      expect(problems).toMatch(/SIGNED_URL_TTL/);
+      expect(problems).toMatch(/FILE_STORE="ftp" must be one of: local, s3/);
+    }
+  });
+
+  it('masks secrets when printing the configuration', () => {
+    const c = loadConfig({}, { DATABASE_URL: 'postgres://app:hunter2@db:5432/prod', S3_SECRET_ACCESS_KEY: 'abc', METRICS_TOKEN: 'tok' });
+    const printed = JSON.stringify(describeConfig(c));
+    expect(printed).not.toContain('hunter2');
+    expect(printed).not.toContain('"abc"');
+    expect(printed).not.toContain('"tok"');
+    expect(printed).toContain('postgres://app:***@db:5432/prod');
+    expect(maskSecret('./data/compliance.db')).toBe('./data/compliance.db');
+  });
+});

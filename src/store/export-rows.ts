@@ -1,0 +1,116 @@
+/**
+ * The export half of `copy`, shared by the SQL dialects: one keyset scan per table along its
+ * primary key, so each chunk is one index range read and memory stays flat however large the
+ * store. The derived scenario index is not exported; importRows rebuilds it from scenario_ids.
+ */
+import { apiKeyFromRow, type ApiKeyColumns } from './api-key-columns.js';
+import type { StoreRow } from './store.js';
+
+type Row = Record<string, unknown>;
+
+/** A table as exported: its primary key columns, the columns read, and the row they make. */
+interface ExportTable {
+  name: string;
+  key: readonly string[];
+  columns: string;
+  toRow(r: Row): StoreRow;
+}
+
+const blob = (v: unknown): Buffer | null => (v === null ? null : (v as Buffer));
+
+const EXPORT_TABLES: readonly ExportTable[] = [
+  {
+    name: 'customers',
+    key: ['project', 'customer_key'],
+    columns: 'project, customer_key, has_record, is_company, version_key, etag, body, wire, gz',
+    // SQLite answers 0/1 and PostgreSQL booleans; Boolean() reads both.
+    toRow: (r) =>
+      Boolean(r.has_record)
+        ? {
+            kind: 'customer',
+            project: r.project as string,
+            key: r.customer_key as string,
+            versionKey: r.version_key as string | null,
+            isCompany: Boolean(r.is_company),
+            etag: r.etag as string,
+            body: r.body as Buffer,
+            wire: r.wire as string | null,
+            gz: blob(r.gz),
+          }
+        : { kind: 'bareCustomer', project: r.project as string, customerKey: r.customer_key as string },
+  },
+  {
+    name: 'alerts',
+    key: ['project', 'alert_key'],
+    columns: 'project, alert_key, version_key, etag, body, wire, gz',
+    toRow: (r) => ({
+      kind: 'alert',
+      project: r.project as string,
+      key: r.alert_key as string,
+      versionKey: r.version_key as string | null,
+      etag: r.etag as string,
+      body: r.body as Buffer,
+      wire: r.wire as string | null,
+      gz: blob(r.gz),
+    }),
+  },
+  {
+    name: 'executions',
+    key: ['project', 'customer_key', 'execution_id'],
+    columns: 'project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, etag, body, wire, gz',
+    toRow: (r) => ({
+      kind: 'execution',
+      project: r.project as string,
+      key: r.execution_id as string,
+      versionKey: r.sort_key as string,
+      customerKey: r.customer_key as string,
+      executionId: r.execution_id as string,
+      status: r.status as string | null,
+      scenarioIds: JSON.parse(r.scenario_ids as string) as string[],
+      objectTypes: Number(r.object_types),
+      etag: r.etag as string,
+      body: r.body as Buffer,
+      wire: r.wire as string | null,
+      gz: blob(r.gz),
+    }),
+  },
+  {
+    name: 'api_keys',
+    key: ['id'],
+    columns: '*',
+    toRow: (r) => ({ kind: 'apiKey', record: apiKeyFromRow(r as unknown as ApiKeyColumns) }),
+  },
+];
+
+/** Runs one page query of the source dialect and answers its rows. */
+export type PageReader = (sql: string, params: unknown[]) => Promise<Row[]>;
+
+/** One keyset page: the first when `after` is false, else strictly after the last key read. */
+function pageSql(t: ExportTable, after: boolean, placeholder: (n: number) => string): string {
+  const key = t.key.join(', ');
+  const params = t.key.map((_, i) => placeholder(i + 1));
+  // A row-value comparison over the whole key is one range condition on the primary key index.
+  const where = after ? `WHERE (${key}) > (${params.join(', ')}) ` : '';
+  const limit = placeholder(after ? t.key.length + 1 : 1);
+  return `SELECT ${t.columns} FROM ${t.name} ${where}ORDER BY ${key} LIMIT ${limit}`;
+}
+
+/** Yields every exportable row of a store, table by table, in chunks of at most `chunkRows`. */
+export async function* exportChunks(
+  read: PageReader,
+  placeholder: (n: number) => string,
+  chunkRows: number,
+): AsyncGenerator<StoreRow[]> {
+  if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new RangeError('chunkRows must be a positive whole number');
+  for (const t of EXPORT_TABLES) {
+    let after: unknown[] | undefined;
+    for (;;) {
+      const rows = await read(pageSql(t, after !== undefined, placeholder), [...(after ?? []), chunkRows]);
+      if (rows.length === 0) break;
+      yield rows.map((r) => t.toRow(r));
+      if (rows.length < chunkRows) break;
+      const last = rows[rows.length - 1]!;
+      after = t.key.map((k) => last[k]);
+    }
+  }
+}

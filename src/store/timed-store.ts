@@ -1,0 +1,43 @@
+/**
+ * A Store decorator that reports how long each asynchronous call took. A Proxy rather than a
+ * class, so methods added to the Store interface later are timed without touching this file.
+ */
+
+/** Receives one observation per store call: method name, ok or error, seconds. */
+export type StoreObserver = (operation: string, outcome: 'ok' | 'error', seconds: number) => void;
+
+/** Wraps `store` so every method returning a promise is timed; other members pass through. */
+export function timedStore<T extends object>(store: T, observe: StoreObserver): T {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function' || typeof prop !== 'string') return value;
+      let fn = wrapped.get(prop);
+      if (fn === undefined) {
+        fn = timed(prop, value as (...args: unknown[]) => unknown, target, observe);
+        wrapped.set(prop, fn);
+      }
+      return fn;
+    },
+  });
+}
+
+function timed(operation: string, method: (...args: unknown[]) => unknown, target: object, observe: StoreObserver): (...args: unknown[]) => unknown {
+  return (...args) => {
+    const started = process.hrtime.bigint();
+    const result = method.apply(target, args);
+    if (!(result instanceof Promise)) return result;
+    const seconds = (): number => Number(process.hrtime.bigint() - started) / 1e9;
+    return result.then(
+      (v: unknown) => {
+        observe(operation, 'ok', seconds());
+        return v;
+      },
+      (err: unknown) => {
+        observe(operation, 'error', seconds());
+        throw err;
+      },
+    );
+  };
+}
