@@ -2,10 +2,12 @@
 /** The `compliance-read` command line. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
+import { copyCommand } from './copy-command.js';
 import { demoCommand } from './demo-command.js';
 import { filesCommand } from './files-command.js';
 import { importCommand } from './import-command.js';
 import { keysCommand } from './keys-command.js';
+import { migrateCommand } from './migrate-command.js';
 import { serveCommand } from './serve-command.js';
 import { startCommand } from './start-command.js';
 
@@ -20,6 +22,8 @@ program.addCommand(importCommand());
 program.addCommand(serveCommand());
 program.addCommand(keysCommand());
 program.addCommand(filesCommand());
+program.addCommand(migrateCommand());
+program.addCommand(copyCommand());
 
 try {
   await program.parseAsync(process.argv);

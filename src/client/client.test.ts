@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Execution } from '../contract/index.js';
-import { createApiKey } from '../http/api-keys.js';
-import { startTestServer, type Envelope, type TestServer } from '../http/openapi/test-server.js';
+import { startTestService, type TestService } from '../../test/support/test-service.js';
 import { ClientError, createClient, nextLink, type ComplianceClient, type ScenarioExecutionsQuery } from './client.js';
 
 const PROJECT = 'proj-client';
@@ -29,29 +28,33 @@ const alert = {
   updatedAt: WHEN, createdBy: 'system', updatedBy: 'system', reason: null, audits: [],
 };
 
-const envelopes: Envelope[] = [
-  { kind: 'customer', record: company },
-  { kind: 'alert', record: alert },
-  ...executions.map((record): Envelope => ({ kind: 'execution', customerId: COMPANY_ID, cmsProjectId: PROJECT, record })),
+// Import envelopes, one NDJSON line each; the service under test runs on the store TEST_STORE names.
+const lines = [
+  JSON.stringify({ kind: 'customer', record: company }),
+  JSON.stringify({ kind: 'alert', record: alert }),
+  ...executions.map((record) => JSON.stringify({ kind: 'execution', customerId: COMPANY_ID, cmsProjectId: PROJECT, record })),
 ];
 
-let server: TestServer;
+let service: TestService;
+let baseUrl: string;
 let client: ComplianceClient;
 let requests: string[];
 
 beforeAll(async () => {
-  server = await startTestServer({ envelopes });
-  const { key } = await createApiKey(server.store, { project: PROJECT });
+  service = await startTestService(lines);
+  expect(service.summary.rejected).toBe(0);
+  baseUrl = `${service.url}/v1`;
+  const { key } = await service.key(PROJECT);
   requests = [];
   const recordingFetch: typeof fetch = (input, init) => {
     requests.push(String(input));
     return fetch(input, init);
   };
-  client = createClient({ baseUrl: server.baseUrl, apiKey: key, fetch: recordingFetch });
+  client = createClient({ baseUrl, apiKey: key, fetch: recordingFetch });
 });
 
 afterAll(async () => {
-  await server?.close();
+  await service?.close();
 });
 
 const ids = (items: readonly Execution[]) => items.map((e) => e.execution_id);
@@ -68,7 +71,7 @@ describe('createClient', () => {
   it('gets one page of executions and follows Link rel=next to the following one', async () => {
     const first = await client.getCustomerScenarioExecutions(COMPANY_ID, { limit: 2 });
     expect(ids(first.items)).toEqual(['exec-5', 'exec-4']);
-    expect(first.nextUrl).toMatch(new RegExp(`^${server.baseUrl}/customers/${COMPANY_ID}/scenario-executions\\?.*cursor=`));
+    expect(first.nextUrl).toMatch(new RegExp(`^${baseUrl}/customers/${COMPANY_ID}/scenario-executions\\?.*cursor=`));
     const second = await first.next!();
     expect(ids(second.items)).toEqual(['exec-3', 'exec-2']);
     const last = await second.next!();
@@ -115,7 +118,7 @@ describe('createClient', () => {
   });
 
   it('throws a ClientError on 401 for an unknown key', async () => {
-    const stranger = createClient({ baseUrl: server.baseUrl, apiKey: 'crs_000000000000_' + 'x'.repeat(43) });
+    const stranger = createClient({ baseUrl: baseUrl, apiKey: 'crs_000000000000_' + 'x'.repeat(43) });
     await expect(stranger.getCompanyDetails(COMPANY_ID)).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
 

@@ -85,6 +85,26 @@ describe('demo alerts at default options', () => {
     }
   });
 
+  it('date each note and note file by the audit entry that added it', () => {
+    type SnapshotNote = { id: string; createdAt: string; documents: { objectKey: string; createdAt: string }[] };
+    let checked = 0;
+    for (const a of alerts) {
+      const firstSeen = new Map<string, string>();
+      for (const entry of a.audits) {
+        for (const note of (entry.record.notes ?? []) as SnapshotNote[]) {
+          if (!firstSeen.has(note.id)) firstSeen.set(note.id, entry.timestamp);
+          for (const d of note.documents) if (!firstSeen.has(d.objectKey)) firstSeen.set(d.objectKey, entry.timestamp);
+        }
+      }
+      for (const note of a.notes as unknown as SnapshotNote[]) {
+        expect(note.createdAt).toBe(firstSeen.get(note.id));
+        for (const d of note.documents) expect(d.createdAt).toBe(firstSeen.get(d.objectKey));
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+
   it('carry the payload their type calls for', () => {
     for (const a of alerts) {
       expect(a.screeningProviderData !== null).toBe(a.type === 'AML Screening');

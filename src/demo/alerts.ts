@@ -11,10 +11,10 @@ import { type CustomerIdentity, pickCustomer } from './identities.js';
 import { type ProjectContext } from './projects.js';
 import { catalogueRule } from './rules.js';
 import { screeningProviderData } from './screening.js';
-import { Stream, randomUuid, randomAlnum, randomHex } from './seeding.js';
+import { Stream, randomUuid, randomAlnum, randomHex, randInt, pick } from './seeding.js';
 import type { DocumentSink } from './stored-files.js';
 import { alertTransactions } from './transactions.js';
-import { alertText, closingReason, noteTexts } from './alert-texts.js';
+import { alertText, attachmentsFor, closingReason, noteTexts } from './alert-texts.js';
 
 type AlertType = (typeof ALERT_TYPES)[number];
 
@@ -114,11 +114,11 @@ function results(faker: Faker, project: ProjectContext, type: AlertType, custome
     case 'Email Screening': {
       const signals = {
         ipAddress: faker.internet.ipv4(),
-        ipCountry: faker.helpers.arrayElement(['RUS', 'NGA', 'VNM', 'BRA']),
+        ipCountry: pick(faker, ['RUS', 'NGA', 'VNM', 'BRA']),
         ipVpn: faker.datatype.boolean(),
-        ipScore: faker.number.int({ min: 60, max: 99 }),
-        emailDomainAgeDays: faker.number.int({ min: 0, max: 30 }),
-        emailScore: faker.number.int({ min: 55, max: 99 }),
+        ipScore: randInt(faker, 60, 99),
+        emailDomainAgeDays: randInt(faker, 0, 30),
+        emailScore: randInt(faker, 55, 99),
         deviceId: randomUuid(faker),
       };
       const slug = type === 'Email Screening' ? 'email-score' : type === 'IP Screening' ? 'ip-country-allowed' : 'ip-score';
@@ -155,7 +155,7 @@ export function alertRecord(ctx: AlertContext, i: number): Record<string, unknow
   const text = alertText(faker, plan.type, customer);
   const createdBy = creatorOf(plan.type);
   // The alert starts at a severity the rules engine chose; analysts sometimes re-grade it.
-  const initialSeverity = faker.number.float() < 0.25 ? faker.helpers.arrayElement(ALERT_SEVERITIES) : plan.severity;
+  const initialSeverity = faker.number.float() < 0.25 ? pick(faker, ALERT_SEVERITIES) : plan.severity;
   const initial: AlertState = {
     id: randomUuid(faker),
     severity: initialSeverity,
@@ -182,10 +182,11 @@ export function alertRecord(ctx: AlertContext, i: number): Record<string, unknow
     status: plan.status,
     severity: plan.severity,
     reason: closingReason(faker, plan.type, plan.status),
-    noteTexts: noteTexts(faker, plan.type, faker.number.int({ min: plan.status === 'Open' ? 0 : 1, max: 3 })),
+    noteTexts: noteTexts(faker, plan.type, randInt(faker, plan.status === 'Open' ? 0 : 1, 3)),
     duplicate: plan.type === 'Duplicate',
+    attachments: attachmentsFor(plan.type),
   });
-  const hitCount = plan.large ? faker.number.int({ min: 420, max: 480 }) : faker.number.int({ min: 2, max: 14 });
+  const hitCount = plan.large ? randInt(faker, 420, 480) : randInt(faker, 2, 14);
   const monitoring = plan.type === 'Transaction Monitoring' || plan.type === 'Onchain Monitoring';
   const duplicateOf = plan.type === 'Duplicate' ? pickCustomer(faker, project) : null;
   const screening =
@@ -197,7 +198,7 @@ export function alertRecord(ctx: AlertContext, i: number): Record<string, unknow
         faker, project, customer,
         onchainOnly: plan.type === 'Onchain Monitoring',
         untilMs: createdMs - MINUTE_MS,
-        count: faker.number.int({ min: 4, max: 30 }),
+        count: randInt(faker, 4, 30),
         withChannel: ctx.extraFields && i % 40 === 6,
       })
     : null;

@@ -6,7 +6,7 @@ import type { Faker } from '@faker-js/faker';
 import { HOUR_MS, MINUTE_MS, isoAt } from './dates.js';
 import { type ProjectContext, pickAnalyst } from './projects.js';
 import { type DocumentSink, type StoredFile, storedFile } from './stored-files.js';
-import { randomUuid } from './seeding.js';
+import { randomUuid, randInt, pick } from './seeding.js';
 
 export interface Note {
   id: string;
@@ -59,6 +59,8 @@ export interface Target {
   noteTexts: readonly { name: string; description: string | null }[];
   /** Record a duplicate-detection step right after creation. */
   duplicate: boolean;
+  /** Files an analyst would attach to a note on this kind of alert. */
+  attachments: readonly Attachment[];
 }
 
 // The status an alert passes through on its way to each final status.
@@ -70,16 +72,15 @@ const PATHS: Record<string, readonly string[]> = {
   Closed: ['Under Investigation', 'Closed'],
 };
 
-const ATTACHMENTS = [
-  { filename: 'screening-report.pdf', mimetype: 'application/pdf', description: 'Exported screening report' },
-  { filename: 'source-of-funds.pdf', mimetype: 'application/pdf', description: 'Source of funds statement provided by the customer' },
-  { filename: 'wallet-graph.png', mimetype: 'image/png', description: 'Counterparty graph from the blockchain explorer' },
-  { filename: 'id-comparison.jpg', mimetype: 'image/jpeg', description: null },
-];
+export interface Attachment {
+  filename: string;
+  mimetype: string;
+  description: string | null;
+}
 
 class Trail {
   readonly audits: AuditEntry[] = [];
-  clockMs: number;
+  private clockMs: number;
 
   constructor(
     private readonly faker: Faker,
@@ -92,32 +93,45 @@ class Trail {
     this.audits.push({ timestamp: state.createdAt, action: 'create', author: state.createdBy, record: { ...state, notes: [...state.notes] } });
   }
 
-  /** Applies a change at a later instant and records it. */
-  step(action: AuditEntry['action'], author: string, change: Partial<AlertState>): void {
-    this.clockMs += this.faker.number.int({ min: 2 * MINUTE_MS, max: 30 * HOUR_MS });
+  /**
+   * Moves the clock on, applies the change built for that instant and records it. The change is
+   * a function of the instant so that notes and files carry the same time as their audit entry.
+   */
+  step(action: AuditEntry['action'], author: string, change: (at: string, atMs: number) => Partial<AlertState>): void {
+    this.clockMs += randInt(this.faker, 2 * MINUTE_MS, 30 * HOUR_MS);
     const at = isoAt(this.clockMs);
-    this.state = { ...this.state, ...change, updatedAt: at, updatedBy: author };
+    this.state = { ...this.state, ...change(at, this.clockMs), updatedAt: at, updatedBy: author };
     this.audits.push({ timestamp: at, action, author, record: { ...this.state, notes: [...this.state.notes] } });
   }
 
   addNote(author: string, text: Target['noteTexts'][number]): void {
-    const at = isoAt(this.clockMs + MINUTE_MS);
-    const note: Note = {
-      id: randomUuid(this.faker), name: text.name, description: text.description,
-      data: this.faker.number.float() < 0.5 ? null : { source: 'analyst', checklist: { identityReviewed: true, sourceOfFundsRequested: this.faker.datatype.boolean() } },
-      cmsProjectId: this.project.id, createdAt: at, updatedAt: at, createdBy: author, updatedBy: author, documents: [],
-    };
-    this.step('update', author, { notes: [...this.state.notes, note] });
+    this.step('update', author, (at) => {
+      const note: Note = {
+        id: randomUuid(this.faker),
+        name: text.name,
+        description: text.description,
+        data: this.faker.number.float() < 0.5 ? null : { source: 'analyst', checklist: { identityReviewed: true, sourceOfFundsRequested: this.faker.datatype.boolean() } },
+        cmsProjectId: this.project.id,
+        createdAt: at,
+        updatedAt: at,
+        createdBy: author,
+        updatedBy: author,
+        documents: [],
+      };
+      return { notes: [...this.state.notes, note] };
+    });
   }
 
   /** Attaches a file to the latest note; returns false when there is no note to attach to. */
-  attach(author: string): boolean {
+  attach(author: string, attachments: readonly Attachment[]): boolean {
     const last = this.state.notes.at(-1);
-    if (!last) return false;
-    const spec = this.faker.helpers.arrayElement(ATTACHMENTS);
-    const file = storedFile(this.faker, this.project, this.sink, { ...spec, createdMs: this.clockMs + 2 * MINUTE_MS, createdBy: author });
-    const updated: Note = { ...last, documents: [...last.documents, file], updatedAt: file.createdAt, updatedBy: author };
-    this.step('attach', author, { notes: [...this.state.notes.slice(0, -1), updated] });
+    if (!last || attachments.length === 0) return false;
+    const spec = pick(this.faker, attachments);
+    this.step('attach', author, (at, atMs) => {
+      const file = storedFile(this.faker, this.project, this.sink, { ...spec, createdMs: atMs, createdBy: author });
+      const updated: Note = { ...last, documents: [...last.documents, file], updatedAt: at, updatedBy: author };
+      return { notes: [...this.state.notes.slice(0, -1), updated] };
+    });
     return true;
   }
 
@@ -125,34 +139,36 @@ class Trail {
   detach(author: string): void {
     const last = this.state.notes.at(-1);
     if (!last || last.documents.length === 0) return;
-    const updated: Note = { ...last, documents: last.documents.slice(0, -1), updatedAt: isoAt(this.clockMs + MINUTE_MS), updatedBy: author };
-    this.step('detach', author, { notes: [...this.state.notes.slice(0, -1), updated] });
+    this.step('detach', author, (at) => {
+      const updated: Note = { ...last, documents: last.documents.slice(0, -1), updatedAt: at, updatedBy: author };
+      return { notes: [...this.state.notes.slice(0, -1), updated] };
+    });
   }
 }
 
 /** Replays an alert from creation to its target state; returns the final state and its audit trail. */
 export function replayAlert(faker: Faker, project: ProjectContext, sink: DocumentSink, initial: AlertState, createdMs: number, target: Target): { state: AlertState; audits: AuditEntry[] } {
   const trail = new Trail(faker, project, sink, initial, createdMs);
-  if (target.duplicate) trail.step('duplicate', 'system:duplicate-detection', {});
+  if (target.duplicate) trail.step('duplicate', 'system:duplicate-detection', () => ({}));
   const path = PATHS[target.status] ?? [];
   const analyst = pickAnalyst(faker, project).email;
   const notes = [...target.noteTexts];
-  if (path.length > 0 || faker.number.float() < 0.5) trail.step('update', analyst, path.length > 0 ? { assignedTo: analyst, seen: true } : { seen: true });
-  if (initial.severity !== target.severity) trail.step('update', analyst, { severity: target.severity });
+  if (path.length > 0 || faker.number.float() < 0.5) trail.step('update', analyst, () => (path.length > 0 ? { assignedTo: analyst, seen: true } : { seen: true }));
+  if (initial.severity !== target.severity) trail.step('update', analyst, () => ({ severity: target.severity }));
   path.forEach((status, i) => {
     const final = i === path.length - 1;
     const text = notes.shift();
     if (text) {
       trail.addNote(analyst, text);
-      if (faker.number.float() < 0.6 && trail.attach(analyst) && faker.number.float() < 0.15) trail.detach(analyst);
+      if (faker.number.float() < 0.6 && trail.attach(analyst, target.attachments) && faker.number.float() < 0.15) trail.detach(analyst);
     }
-    trail.step('update', analyst, final ? { status, reason: target.reason } : { status });
+    trail.step('update', analyst, () => (final ? { status, reason: target.reason } : { status }));
   });
   // Notes left over were written after the last status change (or on a still-open alert).
   for (const text of notes) {
     trail.addNote(analyst, text);
-    if (faker.number.float() < 0.4) trail.attach(analyst);
+    if (faker.number.float() < 0.4) trail.attach(analyst, target.attachments);
   }
-  if (path.length === 0 && target.reason !== null && trail.state.reason !== target.reason) trail.step('update', analyst, { reason: target.reason });
+  if (path.length === 0 && target.reason !== null && trail.state.reason !== target.reason) trail.step('update', analyst, () => ({ reason: target.reason }));
   return { state: trail.state, audits: trail.audits };
 }

@@ -4,7 +4,7 @@
 // same people, so they are built together.
 import type { Faker } from '@faker-js/faker';
 import { personEmail } from './identities.js';
-import { randomUuid, randomHex } from './seeding.js';
+import { randomUuid, randomHex, randInt, pick } from './seeding.js';
 import * as names from './names.js';
 
 export interface Beneficiary {
@@ -39,7 +39,7 @@ const HOLDING_SUFFIXES = ['Holdings Ltd', 'Investments S.A.', 'Capital GmbH', 'V
 
 /** Splits at most `totalBp` basis points into n stakes, flooring so the sum never exceeds it. */
 export function splitStakes(faker: Faker, n: number, totalBp: number): number[] {
-  const weights = Array.from({ length: n }, () => faker.number.int({ min: 1, max: 10 }));
+  const weights = Array.from({ length: n }, () => randInt(faker, 1, 10));
   const sum = weights.reduce((a, b) => a + b, 0);
   return weights.map((w) => Math.floor((totalBp * w) / sum));
 }
@@ -51,7 +51,7 @@ function person(faker: Faker, fields: Pick<Beneficiary, 'beneficiaryType' | 'ben
     id: randomUuid(faker),
     beneficiaryType: fields.beneficiaryType,
     name: `${first} ${last}`,
-    email: personEmail(first, last, 'mail.example', String(faker.number.int({ min: 1, max: 99 }))),
+    email: personEmail(first, last, 'mail.example', String(randInt(faker, 1, 99))),
     beneficiaryPositions: fields.beneficiaryPositions,
     ownershipPercentage: fields.ownershipPercentage,
     inRegistry: fields.inRegistry,
@@ -93,7 +93,7 @@ export function companyOwnership(faker: Faker, highRisk: boolean): Ownership {
     { value: 2, weight: 5 },
   ]);
   // Most registers account for every share; some leave a free float or unidentified holders.
-  const totalBp = faker.number.float() < 0.7 ? 10_000 : faker.number.int({ min: 6000, max: 9999 });
+  const totalBp = faker.number.float() < 0.7 ? 10_000 : randInt(faker, 6000, 9999);
   const stakes = splitStakes(faker, peopleOwners + companyOwners, totalBp);
 
   const individuals: Beneficiary[] = [];
@@ -112,7 +112,7 @@ export function companyOwnership(faker: Faker, highRisk: boolean): Ownership {
         }),
       );
     } else {
-      const holding = `${names.lastName(faker)} ${faker.helpers.arrayElement(HOLDING_SUFFIXES)}`;
+      const holding = `${names.lastName(faker)} ${pick(faker, HOLDING_SUFFIXES)}`;
       companies.push({
         id: randomUuid(faker),
         beneficiaryType: 'shareholder',

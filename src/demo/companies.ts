@@ -8,7 +8,7 @@ import { type CustomerIdentity, customerIdentity } from './identities.js';
 import { type Place, phoneFor, postcodeFor } from './places.js';
 import { customerProfile } from './profiles.js';
 import { type ProjectContext, pickActor } from './projects.js';
-import { Stream, randomUuid, randomAlnum } from './seeding.js';
+import { Stream, randomUuid, randomAlnum, randInt, pick } from './seeding.js';
 import type { DocumentSink } from './stored-files.js';
 import * as names from './names.js';
 
@@ -46,7 +46,7 @@ const RISK_NOTES = [
 ];
 
 function legalAddress(faker: Faker, place: Place): string {
-  return `${names.buildingNumber(faker)} ${names.streetName(faker)}, ${postcodeFor(faker, place)} ${faker.helpers.arrayElement(place.cities)}, ${place.name}`;
+  return `${names.buildingNumber(faker)} ${names.streetName(faker)}, ${postcodeFor(faker, place)} ${pick(faker, place.cities)}, ${place.name}`;
 }
 
 function registrationNumber(faker: Faker, place: Place): string {
@@ -76,11 +76,11 @@ function companyClaim(faker: Faker, project: ProjectContext, customer: CustomerI
     companyName: customer.name,
     registrationNumber: registrationNumber(faker, place),
     legalAddress: address,
-    incorporatedOn: dateOnly(createdMs - faker.number.int({ min: 120, max: 9000 }) * DAY_MS),
+    incorporatedOn: dateOnly(createdMs - randInt(faker, 120, 9000) * DAY_MS),
     type: LEGAL_FORMS[suffix] ?? suffix,
     email: customer.email,
     phone: phoneFor(faker, place),
-    controlScheme: faker.helpers.arrayElement(CONTROL_SCHEMES),
+    controlScheme: pick(faker, CONTROL_SCHEMES),
     taxId: `${place.alpha2}${faker.string.numeric(10)}`,
     registrationLocation: `${place.registry}, ${place.cities[0] ?? place.name}`,
     website: `https://www.${customer.email.split('@')[1] ?? 'company.example'}`,
@@ -135,6 +135,6 @@ export function companyRecord(faker: Faker, project: ProjectContext, index: numb
     documents,
   };
   // Fields outside the contract, on a small, predictable subset of companies.
-  if (extraFields && index % 50 === 7) record.riskNotes = faker.helpers.arrayElement(RISK_NOTES);
+  if (extraFields && index % 50 === 7) record.riskNotes = pick(faker, RISK_NOTES);
   return record;
 }

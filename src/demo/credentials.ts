@@ -9,7 +9,7 @@ import { postcodeFor } from './places.js';
 import type { ProjectContext } from './projects.js';
 import { ALL_RULES, type RuleTemplate, scenarioId, schemaOf, SCENARIOS } from './rules.js';
 import { SAMPLE_IMAGE_BASE64 } from './sample-files.js';
-import { randomUuid, randomAlnum, randomHex } from './seeding.js';
+import { randomUuid, randomAlnum, randomHex, randInt, pick } from './seeding.js';
 import * as names from './names.js';
 
 export type CredentialName = 'IDInformation' | 'IDImage' | 'SelfieImage' | 'ProofOfResidence' | 'IDScanSelfie' | 'AMLScreeningsResults';
@@ -34,7 +34,7 @@ function review(faker: Faker, passed: boolean): Review {
   if (passed) return { reviewAnswer: 'GREEN', reviewRejectType: null, reviewRejectLabels: [] };
   return {
     reviewAnswer: 'RED',
-    reviewRejectType: faker.helpers.arrayElement(['RETRY', 'FINAL']),
+    reviewRejectType: pick(faker, ['RETRY', 'FINAL']),
     reviewRejectLabels: faker.helpers.arrayElements(REJECT_LABELS, { min: 1, max: 2 }),
   };
 }
@@ -42,13 +42,13 @@ function review(faker: Faker, passed: boolean): Review {
 function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity, atMs: number, passed: boolean): Record<string, unknown> {
   const common = { id: `did:example:holder:${randomAlnum(faker, 32)}`, journeyId: `jrn_${randomAlnum(faker, 20, 'lower')}` };
   const entry = { entryDate: dateOnly(atMs), entryTime: timeOnly(atMs), isSandbox: false };
-  const birthMs = atMs - faker.number.int({ min: 19, max: 75 }) * 365.25 * DAY_MS;
+  const birthMs = atMs - randInt(faker, 19, 75) * 365.25 * DAY_MS;
   switch (name) {
     case 'IDInformation':
       return {
-        ...common, ...review(faker, passed), documentType: faker.helpers.arrayElement(ID_DOCUMENT_TYPES), ...entry,
+        ...common, ...review(faker, passed), documentType: pick(faker, ID_DOCUMENT_TYPES), ...entry,
         personalData: {
-          firstName: customer.firstName, middleName: '', lastName: customer.lastName, gender: faker.helpers.arrayElement(['M', 'F']),
+          firstName: customer.firstName, middleName: '', lastName: customer.lastName, gender: pick(faker, ['M', 'F']),
           age: Math.floor((atMs - birthMs) / (365.25 * DAY_MS)), citizenship: customer.place.alpha3, country: customer.place.alpha3,
           fullName: `${customer.firstName} ${customer.lastName}`, birthDate: dateOnly(birthMs), countryOfBirth: customer.place.alpha3, stateOfBirth: '',
         },
@@ -56,7 +56,7 @@ function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity,
     case 'IDImage':
       return {
         ...common, base64_front: SAMPLE_IMAGE_BASE64, base64_back: SAMPLE_IMAGE_BASE64, name: 'id-document.png',
-        documentType: faker.helpers.arrayElement(ID_DOCUMENT_TYPES), ...entry, mediaType_front: 'image/png', mediaType_back: 'image/png',
+        documentType: pick(faker, ID_DOCUMENT_TYPES), ...entry, mediaType_front: 'image/png', mediaType_back: 'image/png',
         ...review(faker, passed),
       };
     case 'SelfieImage':
@@ -70,8 +70,8 @@ function subject(faker: Faker, name: CredentialName, customer: CustomerIdentity,
     case 'AMLScreeningsResults':
       return {
         ...common, ...entry,
-        searchId: faker.number.int({ min: 1_000_000, max: 9_999_999 }),
-        totalHits: passed ? 0 : faker.number.int({ min: 1, max: 12 }),
+        searchId: randInt(faker, 1_000_000, 9_999_999),
+        totalHits: passed ? 0 : randInt(faker, 1, 12),
         matchStatus: passed ? 'no_match' : 'potential_match',
         riskLevel: passed ? 'low' : 'high',
       };
@@ -89,9 +89,9 @@ export function credential(faker: Faker, name: CredentialName, customer: Custome
     issuanceDate: isoAt(atMs),
     credentialSubject: subject(faker, name, customer, atMs, passed),
     credentialStatus: {
-      id: `https://issuer.example/v1/credentials/revocation/status/${faker.number.int({ min: 1, max: 4_000_000_000 })}`,
-      type: faker.helpers.arrayElement(CREDENTIAL_STATUS_TYPES),
-      revocationNonce: faker.number.int({ min: 1, max: 4_000_000_000 }),
+      id: `https://issuer.example/v1/credentials/revocation/status/${randInt(faker, 1, 4_000_000_000)}`,
+      type: pick(faker, CREDENTIAL_STATUS_TYPES),
+      revocationNonce: randInt(faker, 1, 4_000_000_000),
     },
     issuer,
     credentialSchema: { id: `https://schemas.example/json/${name}-v1.json`, type: 'JsonSchema2023' },
@@ -112,7 +112,7 @@ export function ruleDataResult(faker: Faker, project: ProjectContext, t: RuleTem
       ruleData: {
         queryId: randomUuid(faker),
         id: randomUuid(faker),
-        requestId: faker.number.int({ min: 1, max: 2_000_000_000 }),
+        requestId: randInt(faker, 1, 2_000_000_000),
         attribute: { version: 'v1', schema: schemaOf(t.path), path: t.path },
         value: t.value,
         operator: t.operator,

@@ -2,6 +2,7 @@
 // reproducible, and some timestamps carry a non-UTC offset because the service must return stored
 // date-time strings byte for byte, offsets included.
 import type { Faker } from '@faker-js/faker';
+import { pick } from './seeding.js';
 
 /** The earliest instant any demo record is created. */
 export const DEMO_EPOCH_MS = Date.UTC(2022, 0, 3, 8, 0, 0);
@@ -30,7 +31,7 @@ export function isoAt(ms: number, offsetMinutes = 0): string {
 /** Picks an offset: UTC most of the time, otherwise one of a few real-world offsets. */
 export function pickOffset(faker: Faker, nonUtcShare: number): number {
   if (faker.number.float() >= nonUtcShare) return 0;
-  return faker.helpers.arrayElement(OFFSETS_MIN);
+  return pick(faker, OFFSETS_MIN);
 }
 
 /** A random instant in [fromMs, toMs], truncated to whole milliseconds. */

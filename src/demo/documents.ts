@@ -6,7 +6,7 @@ import type { CustomerIdentity } from './identities.js';
 import { postcodeFor } from './places.js';
 import { type ProjectContext, pickActor } from './projects.js';
 import { type DocumentSink, type StoredFile, extensionFor, storedFile, storedMimetype } from './stored-files.js';
-import { randomUuid, randomAlnum } from './seeding.js';
+import { randomUuid, randomAlnum, pick } from './seeding.js';
 import * as names from './names.js';
 
 export interface CustomerDocument {
@@ -86,8 +86,8 @@ function assemble(ctx: DocumentContext, documentType: CustomerDocument['document
 export function proofOfResidence(ctx: DocumentContext): CustomerDocument {
   const { faker, customer } = ctx;
   const env = envelope(ctx);
-  const docType = faker.helpers.arrayElement(POR_DOC_TYPES);
-  const mediaType = faker.helpers.arrayElement(POR_MEDIA_TYPES);
+  const docType = pick(faker, POR_DOC_TYPES);
+  const mediaType = pick(faker, POR_MEDIA_TYPES);
   const filename = `${docType.toLowerCase().replace('_', '-')}-${dateOnly(env.createdMs).slice(0, 7)}.${extensionFor(mediaType)}`;
   const place = customer.place;
   const metadata: Record<string, unknown> = {
@@ -96,7 +96,7 @@ export function proofOfResidence(ctx: DocumentContext): CustomerDocument {
     documentType: docType,
     mediaType,
     ...(['GBR', 'USA', 'IRL'].includes(place.alpha3) ? { county: faker.location.county() } : {}),
-    city: faker.helpers.arrayElement(place.cities),
+    city: pick(faker, place.cities),
     streetName: names.streetName(faker),
     postalCode: postcodeFor(faker, place),
     isSandbox: faker.number.float() < 0.05,
@@ -139,7 +139,7 @@ export function companyDocument(ctx: DocumentContext, docType: CompanyDocType): 
 export function videoKyc(ctx: DocumentContext): CustomerDocument {
   const { faker, customer } = ctx;
   const env = envelope(ctx);
-  const mediaType = faker.helpers.arrayElement(VIDEO_MEDIA_TYPES);
+  const mediaType = pick(faker, VIDEO_MEDIA_TYPES);
   const filename = `video-kyc-${dateOnly(env.createdMs)}.${extensionFor(mediaType)}`;
   const metadata: Record<string, unknown> = {
     ...baseMetadata(ctx, filename, env.createdMs),

@@ -8,7 +8,7 @@ import type { CustomerIdentity } from './identities.js';
 import type { ResolvedDemoOptions } from './options.js';
 import type { ProjectContext } from './projects.js';
 import { type RuleTemplate, type ScenarioTemplate, SCENARIOS, observedValue, scenarioId, schemaOf } from './rules.js';
-import { Stream, createSfc32Randomizer, randomUuid, randomHex } from './seeding.js';
+import { Stream, createSfc32Randomizer, randomUuid, randomHex, randInt, pick } from './seeding.js';
 
 export type ExecutionStatus = 'valid' | 'not-valid' | 'error' | 'unknown';
 
@@ -69,7 +69,7 @@ const ERRORS = [
 ];
 
 function ruleResult(faker: Faker, t: RuleTemplate, status: ExecutionStatus, requestId: number): Record<string, unknown> {
-  if (status === 'error') return { passed: null, error: faker.helpers.arrayElement(ERRORS), retryable: faker.datatype.boolean() };
+  if (status === 'error') return { passed: null, error: pick(faker, ERRORS), retryable: faker.datatype.boolean() };
   if (status === 'unknown') return { passed: null, pending: true, message: 'Waiting for the customer to share the credential' };
   const passed = status === 'valid';
   if (t.objectType === 'OffChainZKP') return { passed, proofVerified: passed, circuitId: 'credentialAtomicQueryV3-beta.1', requestId };
@@ -96,7 +96,7 @@ interface RunContext {
 function ruleExecution(run: RunContext, scenario: ScenarioTemplate, t: RuleTemplate, executedMs: number): RuleExecution {
   const { faker, project } = run;
   const status = ruleStatus(faker);
-  const requestId = faker.number.int({ min: 1, max: 2_000_000_000 });
+  const requestId = randInt(faker, 1, 2_000_000_000);
   const short = project.id.replace(/^proj-/, '').replace(/-/g, '_');
   return {
     id: randomUuid(faker),
@@ -117,7 +117,7 @@ function ruleExecution(run: RunContext, scenario: ScenarioTemplate, t: RuleTempl
     status,
     executed_at: isoAt(executedMs, run.offset),
     // The engine records the job a little before it runs it.
-    created_at: isoAt(executedMs - faker.number.int({ min: 5, max: 900 }), run.offset),
+    created_at: isoAt(executedMs - randInt(faker, 5, 900), run.offset),
     documents: t.documents
       ? t.documents.map((kind) => {
           const ext = kind === 'proof_of_residence' ? 'pdf' : 'jpg';
@@ -152,7 +152,7 @@ export function executionRecord(faker: Faker, project: ProjectContext, customer:
   let latest = isoAt(clock, run.offset);
   const scenarioExecutions: ScenarioExecution[] = pickScenarios(faker, customer, n === 0).map((scenario) => {
     const rules = scenario.rules.map((t) => {
-      clock += faker.number.int({ min: 20, max: 4000 });
+      clock += randInt(faker, 20, 4000);
       return ruleExecution(run, scenario, t, clock);
     });
     // A scenario is done when its last rule is; reuse that exact string so they compare equal.
@@ -161,7 +161,7 @@ export function executionRecord(faker: Faker, project: ProjectContext, customer:
       latestMs = clock;
       latest = executedAt;
     }
-    clock += faker.number.int({ min: 50, max: 1500 });
+    clock += randInt(faker, 50, 1500);
     return { scenarioId: scenarioId(project.id, scenario), rules, scenarioStatus: rollUp(rules.map((r) => r.status)), executed_at: executedAt };
   });
   return {

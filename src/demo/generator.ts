@@ -12,9 +12,6 @@ import { type ProjectContext, createProject } from './projects.js';
 import { createDemoFaker } from './seeding.js';
 import type { Faker } from '@faker-js/faker';
 
-/** The envelope kinds of the import format. */
-export type DemoLineKind = 'customer' | 'execution' | 'alert';
-
 function customerLine(record: CustomerRecord): string {
   return `{"kind":"customer","record":${JSON.stringify(record)}}\n`;
 }

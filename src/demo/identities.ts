@@ -5,7 +5,7 @@ import type { Faker } from '@faker-js/faker';
 import { DEMO_EPOCH_MS, DEMO_NOW_MS, DAY_MS, between } from './dates.js';
 import { type Place, pickPlace } from './places.js';
 import type { ProjectContext } from './projects.js';
-import { Stream, createDemoFaker, uuidFrom } from './seeding.js';
+import { Stream, createDemoFaker, uuidFrom, randInt, pick } from './seeding.js';
 import * as names from './names.js';
 
 export type CustomerKind = 'company' | 'individual';
@@ -66,8 +66,8 @@ export function personEmail(firstName: string, lastName: string, domain: string,
 }
 
 function companyName(faker: Faker, place: Place, lastName: string): string {
-  const suffix = faker.helpers.arrayElement(place.companySuffixes);
-  const word = faker.helpers.arrayElement(INDUSTRY_WORDS);
+  const suffix = pick(faker, place.companySuffixes);
+  const word = pick(faker, INDUSTRY_WORDS);
   const lead = faker.number.float() < 0.5 ? lastName : capitalise(faker.word.adjective());
   return `${lead} ${word} ${suffix}`;
 }
@@ -85,5 +85,5 @@ export function customerAt(project: ProjectContext, n: number): CustomerIdentity
 export function pickCustomer(faker: Faker, project: ProjectContext): CustomerIdentity {
   const total = project.companies + project.individuals;
   if (total === 0) throw new RangeError(`project ${project.id} has no customers to refer to`);
-  return customerAt(project, faker.number.int({ min: 0, max: total - 1 }));
+  return customerAt(project, randInt(faker, 0, total - 1));
 }

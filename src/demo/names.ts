@@ -3,6 +3,7 @@
 // and beneficiaries need thousands of names, so the lists are read once and indexed directly.
 import type { Faker } from '@faker-js/faker';
 import { en } from '@faker-js/faker';
+import { randInt, pick } from './seeding.js';
 
 function list(value: unknown, what: string): readonly string[] {
   const items = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value).flat() : [];
@@ -17,13 +18,13 @@ const STREET_SUFFIXES = list(en.location?.street_suffix, 'street suffix');
 
 /** A given name. */
 export function firstName(faker: Faker): string {
-  return faker.helpers.arrayElement(FIRST_NAMES);
+  return pick(faker, FIRST_NAMES);
 }
 
 /** A family name; one in twenty is double-barrelled, as in faker's own English pattern. */
 export function lastName(faker: Faker): string {
-  const name = faker.helpers.arrayElement(LAST_NAMES);
-  return faker.number.float() < 0.05 ? `${name}-${faker.helpers.arrayElement(LAST_NAMES)}` : name;
+  const name = pick(faker, LAST_NAMES);
+  return faker.number.float() < 0.05 ? `${name}-${pick(faker, LAST_NAMES)}` : name;
 }
 
 /** A given name and a family name. */
@@ -33,10 +34,10 @@ export function fullName(faker: Faker): string {
 
 /** A street name such as "Conroy Points". */
 export function streetName(faker: Faker): string {
-  return `${faker.helpers.arrayElement(LAST_NAMES)} ${faker.helpers.arrayElement(STREET_SUFFIXES)}`;
+  return `${pick(faker, LAST_NAMES)} ${pick(faker, STREET_SUFFIXES)}`;
 }
 
 /** A house number of one to four digits. */
 export function buildingNumber(faker: Faker): string {
-  return String(faker.number.int({ min: 1, max: faker.number.float() < 0.8 ? 299 : 9999 }));
+  return String(randInt(faker, 1, faker.number.float() < 0.8 ? 299 : 9999));
 }

@@ -1,6 +1,7 @@
 // Countries the demo customers live in. A curated list keeps addresses coherent (a Berlin company
 // gets a German phone prefix and postcode).
 import type { Faker } from '@faker-js/faker';
+import { pick } from './seeding.js';
 
 export interface Place {
   alpha3: string;
@@ -46,7 +47,7 @@ export const HIGH_RISK_ALPHA3: readonly string[] = Object.keys(HIGH_RISK_COUNTRI
 
 /** A customer's home country: a curated place most of the time. */
 export function pickPlace(faker: Faker): Place {
-  return faker.helpers.arrayElement(PLACES);
+  return pick(faker, PLACES);
 }
 
 /** A postcode following the place's template. */

@@ -3,6 +3,7 @@
 // the reason says which).
 import type { Faker } from '@faker-js/faker';
 import type { CustomerKind } from './identities.js';
+import { pick } from './seeding.js';
 
 export interface Profile {
   riskScore: 'Low' | 'Medium' | 'High' | 'No risk';
@@ -74,6 +75,6 @@ export function customerProfile(faker: Faker, kind: CustomerKind): Profile {
   else status = faker.helpers.weightedArrayElement(IN_PROGRESS_STATUSES);
   // High-risk customers that are still active are usually under review.
   if (riskScore === 'High' && status === 'Active' && faker.number.float() < 0.5) status = 'To be reviewed';
-  const reason = faker.helpers.arrayElement(REASONS[status] ?? ['']);
+  const reason = pick(faker, REASONS[status] ?? ['']);
   return { riskScore, onboardingLevel, status, reason };
 }

@@ -4,7 +4,7 @@ import type { Faker } from '@faker-js/faker';
 import { DEMO_EPOCH_MS, isoAt } from './dates.js';
 import { personEmail } from './identities.js';
 import type { ResolvedDemoOptions } from './options.js';
-import { Stream, createDemoFaker } from './seeding.js';
+import { Stream, createDemoFaker, randInt, pick } from './seeding.js';
 import * as names from './names.js';
 
 export interface Analyst {
@@ -60,7 +60,7 @@ function makeAnalyst(faker: Faker, domain: string, projectIndex: number, i: numb
     name: `${first} ${last}`,
     email: personEmail(first, last, domain),
     phone: faker.phone.number({ style: 'international' }),
-    createdAt: isoAt(DEMO_EPOCH_MS - faker.number.int({ min: 30, max: 900 }) * 86_400_000),
+    createdAt: isoAt(DEMO_EPOCH_MS - randInt(faker, 30, 900) * 86_400_000),
     // One inactive account so consumers see user_is_active=false on old searches.
     active: i !== 5,
   };
@@ -68,11 +68,11 @@ function makeAnalyst(faker: Faker, domain: string, projectIndex: number, i: numb
 
 /** An analyst of the project, chosen at random. */
 export function pickAnalyst(faker: Faker, project: ProjectContext): Analyst {
-  return faker.helpers.arrayElement(project.analysts);
+  return pick(faker, project.analysts);
 }
 
 /** A human or system actor for createdBy/updatedBy fields. */
 export function pickActor(faker: Faker, project: ProjectContext, systemShare = 0.4): string {
-  if (faker.number.float() < systemShare) return faker.helpers.arrayElement(project.systems);
+  if (faker.number.float() < systemShare) return pick(faker, project.systems);
   return pickAnalyst(faker, project).email;
 }

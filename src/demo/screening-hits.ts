@@ -5,7 +5,7 @@ import { SCREENING_TYPES } from '../contract/enums.js';
 import { DAY_MS, dateOnly, isoAt } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
 import { HIGH_RISK_ALPHA3, HIGH_RISK_COUNTRIES } from './places.js';
-import { randomAlnum } from './seeding.js';
+import { randomAlnum, randInt, pick } from './seeding.js';
 import * as names from './names.js';
 
 type ScreeningType = (typeof SCREENING_TYPES)[number];
@@ -54,9 +54,9 @@ function variantName(ctx: HitContext): string {
   const { faker, customer } = ctx;
   if (ctx.entityType === 'company') {
     const core = customer.name.split(' ').slice(0, 2).join(' ');
-    return faker.helpers.arrayElement([core, `${core} Group`, `${core} International`, `${customer.name.split(' ')[0] ?? core} ${names.lastName(faker)}`]);
+    return pick(faker, [core, `${core} Group`, `${core} International`, `${customer.name.split(' ')[0] ?? core} ${names.lastName(faker)}`]);
   }
-  const variant = faker.number.int({ min: 0, max: 3 });
+  const variant = randInt(faker, 0, 3);
   if (variant === 0) return customer.name;
   if (variant === 1) return `${customer.firstName} ${names.lastName(faker)}`;
   if (variant === 2) return `${names.firstName(faker)} ${customer.lastName}`;
@@ -66,22 +66,22 @@ function variantName(ctx: HitContext): string {
 function akaName(ctx: HitContext): string {
   const { faker } = ctx;
   if (ctx.entityType === 'person') return names.fullName(faker);
-  return `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading', 'Holdings', 'Group'])}`;
+  return `${names.lastName(faker)} ${pick(faker, ['Trading', 'Holdings', 'Group'])}`;
 }
 
 function docFields(ctx: HitContext, sources: readonly ListSource[], birthYear: number): Record<string, string>[] {
   const { faker } = ctx;
-  const country = faker.helpers.arrayElement(HIGH_RISK_ALPHA3);
+  const country = pick(faker, HIGH_RISK_ALPHA3);
   const fields: Record<string, string>[] = [];
   for (const s of sources) {
     fields.push({ name: 'Countries', source: s.key, value: country, tag: 'country_names' });
     fields.push({ name: 'Listing Id', source: s.key, value: randomAlnum(faker, 10, 'upper') });
-    if (s.types.includes('sanction')) fields.push({ name: 'Program', source: s.key, value: faker.helpers.arrayElement(['RUSSIA-EO14024', 'IRAN', 'SDGT', 'DPRK3', 'BELARUS']) });
-    if (s.types.some((t) => t.startsWith('pep'))) fields.push({ name: 'Political Position', source: s.key, value: faker.helpers.arrayElement(POSITIONS), locale: 'en' });
+    if (s.types.includes('sanction')) fields.push({ name: 'Program', source: s.key, value: pick(faker, ['RUSSIA-EO14024', 'IRAN', 'SDGT', 'DPRK3', 'BELARUS']) });
+    if (s.types.some((t) => t.startsWith('pep'))) fields.push({ name: 'Political Position', source: s.key, value: pick(faker, POSITIONS), locale: 'en' });
   }
   if (ctx.entityType === 'person') {
     fields.push({ name: 'Date of Birth', value: String(birthYear), tag: 'date_of_birth' });
-    fields.push({ name: 'Gender', value: faker.helpers.arrayElement(['male', 'female']) });
+    fields.push({ name: 'Gender', value: pick(faker, ['male', 'female']) });
   }
   return fields;
 }
@@ -96,28 +96,28 @@ export function screeningHit(ctx: HitContext, matchStatus: string): Record<strin
   const sources = faker.helpers.arrayElements(SOURCES, { min: 1, max: 3 });
   const types = [...new Set(sources.flatMap((s) => faker.helpers.arrayElements(s.types, { min: 1, max: 2 })))];
   const name = variantName(ctx);
-  const createdMs = ctx.atMs - faker.number.int({ min: 200, max: 3000 }) * DAY_MS;
-  const birthYear = faker.number.int({ min: 1948, max: 1998 });
+  const createdMs = ctx.atMs - randInt(faker, 200, 3000) * DAY_MS;
+  const birthYear = randInt(faker, 1948, 1998);
   const adverse = types.some((t) => t.startsWith('adverse-media'));
   const firstToken = ctx.customer.name.split(' ')[0]?.toLowerCase() ?? '';
   const doc = {
     id: randomAlnum(faker, 15, 'upper'),
-    last_updated_utc: isoAt(ctx.atMs - faker.number.int({ min: 1, max: 150 }) * DAY_MS),
+    last_updated_utc: isoAt(ctx.atMs - randInt(faker, 1, 150) * DAY_MS),
     created_utc: isoAt(createdMs),
     fields: docFields(ctx, sources, birthYear),
     types,
     name,
     entity_type: ctx.entityType,
-    aka: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, () => ({ name: akaName(ctx) })),
-    associates: Array.from({ length: faker.number.int({ min: 0, max: 3 }) }, () => ({ association: faker.helpers.arrayElement(ASSOCIATIONS), name: names.fullName(faker) })),
+    aka: Array.from({ length: randInt(faker, 1, 5) }, () => ({ name: akaName(ctx) })),
+    associates: Array.from({ length: randInt(faker, 0, 3) }, () => ({ association: pick(faker, ASSOCIATIONS), name: names.fullName(faker) })),
     sources: sources.map((s) => s.key),
     keywords: [],
     media: adverse
-      ? Array.from({ length: faker.number.int({ min: 1, max: 3 }) }, () => ({
-          date: isoAt(createdMs + faker.number.int({ min: 0, max: 150 }) * DAY_MS),
-          snippet: `${name} — ${faker.helpers.arrayElement(MEDIA_SNIPPETS)}.`,
-          title: faker.helpers.arrayElement(MEDIA_TITLES),
-          url: `https://news.example.com/${faker.number.int({ min: 2015, max: 2025 })}/${randomAlnum(faker, 10, 'lower')}`,
+      ? Array.from({ length: randInt(faker, 1, 3) }, () => ({
+          date: isoAt(createdMs + randInt(faker, 0, 150) * DAY_MS),
+          snippet: `${name} — ${pick(faker, MEDIA_SNIPPETS)}.`,
+          title: pick(faker, MEDIA_TITLES),
+          url: `https://news.example.com/${randInt(faker, 2015, 2025)}/${randomAlnum(faker, 10, 'lower')}`,
         }))
       : [],
     source_notes: sourceNotes(sources, createdMs),
@@ -126,7 +126,7 @@ export function screeningHit(ctx: HitContext, matchStatus: string): Record<strin
       {
         aml_types: types,
         matching_name: name,
-        name_matches: [{ match_types: [faker.helpers.arrayElement(['exact_match', 'edit_distance', 'phonetic_name'])], query_term: firstToken }],
+        name_matches: [{ match_types: [pick(faker, ['exact_match', 'edit_distance', 'phonetic_name'])], query_term: firstToken }],
         secondary_matches: ctx.entityType === 'person' ? [{ match_types: ['exact_birth_year_match'], query_term: String(birthYear) }] : [],
         sources: sources.map((s) => s.key),
       },
@@ -141,10 +141,10 @@ export function screeningEntity(faker: Faker, hit: Record<string, unknown>, risk
   const person = doc.entity_type === 'person';
   // The entity's country is the one its list entries name.
   const fields = doc.fields as { tag?: string; value: string }[];
-  const country = fields.find((f) => f.tag === 'country_names')?.value ?? faker.helpers.arrayElement(HIGH_RISK_ALPHA3);
+  const country = fields.find((f) => f.tag === 'country_names')?.value ?? pick(faker, HIGH_RISK_ALPHA3);
   // The list gives the birth year; the detailed record adds month and day.
   const birthYear = Number(fields.find((f) => f.tag === 'date_of_birth')?.value);
-  const birth = person && birthYear > 0 ? dateOnly(Date.UTC(birthYear, faker.number.int({ min: 0, max: 11 }), faker.number.int({ min: 1, max: 28 }))) : null;
+  const birth = person && birthYear > 0 ? dateOnly(Date.UTC(birthYear, randInt(faker, 0, 11), randInt(faker, 1, 28))) : null;
   return {
     id: doc.id,
     last_updated_utc: doc.last_updated_utc,
@@ -168,7 +168,7 @@ export function screeningEntity(faker: Faker, hit: Record<string, unknown>, risk
       date_of_death: null,
       primary_country: HIGH_RISK_COUNTRIES[country] ?? null,
       country_names: country,
-      designation: person ? faker.helpers.arrayElement(POSITIONS) : null,
+      designation: person ? pick(faker, POSITIONS) : null,
       associates: doc.associates,
       uncategorized: null,
       keywords: [],

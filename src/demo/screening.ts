@@ -7,7 +7,7 @@ import { HOUR_MS, MINUTE_MS, isoAt } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
 import { type Analyst, type ProjectContext, pickAnalyst } from './projects.js';
 import { screeningEntity, screeningHit } from './screening-hits.js';
-import { randomUuid, randomAlnum } from './seeding.js';
+import { randomUuid, randomAlnum, randInt, pick } from './seeding.js';
 
 export interface ScreeningInput {
   faker: Faker;
@@ -30,7 +30,7 @@ function user(a: Analyst): Record<string, unknown> {
 function searchOutcome(faker: Faker, alertStatus: string): string {
   switch (alertStatus) {
     case 'Closed':
-      return faker.helpers.arrayElement(['false_positive', 'no_match', 'true_positive_approve', 'true_positive_reject']);
+      return pick(faker, ['false_positive', 'no_match', 'true_positive_approve', 'true_positive_reject']);
     case 'Escalated':
       return 'true_positive';
     default:
@@ -41,21 +41,21 @@ function searchOutcome(faker: Faker, alertStatus: string): string {
 function hitStatus(faker: Faker, outcome: string): string {
   // Most hits keep the search's verdict; analysts mark individual hits otherwise now and then.
   if (faker.number.float() < 0.8) return outcome;
-  return faker.helpers.arrayElement(SCREENING_MATCH_STATUSES);
+  return pick(faker, SCREENING_MATCH_STATUSES);
 }
 
 /** The screening provider data for an AML Screening alert about the customer. */
 export function screeningProviderData(input: ScreeningInput): Record<string, unknown> {
   const { faker, project, customer } = input;
   const entityType = customer.kind === 'company' ? 'company' : 'person';
-  const searchId = faker.number.int({ min: 100_000_000, max: 999_999_999 });
+  const searchId = randInt(faker, 100_000_000, 999_999_999);
   const searchRef = `${Math.floor(input.atMs / 1000)}-${randomAlnum(faker, 8)}`;
   const clientRef = `${project.id}:${customer.externalCustomerId}`;
   const outcome = searchOutcome(faker, input.alertStatus);
-  const riskLevel = outcome === 'true_positive' ? 'high' : faker.helpers.arrayElement(['low', 'medium', 'high', 'unknown']);
+  const riskLevel = outcome === 'true_positive' ? 'high' : pick(faker, ['low', 'medium', 'high', 'unknown']);
   const filters = {
     types: ['sanction', 'warning', 'fitness-probity', 'pep', 'adverse-media'],
-    birth_year: entityType === 'person' ? faker.number.int({ min: 1950, max: 2004 }) : null,
+    birth_year: entityType === 'person' ? randInt(faker, 1950, 2004) : null,
     remove_deceased: 1,
     entity_type: entityType,
     country_codes: entityType === 'company' ? [customer.place.alpha2] : null,
@@ -65,7 +65,7 @@ export function screeningProviderData(input: ScreeningInput): Record<string, unk
   const searcher = pickAnalyst(faker, project);
   const assignee = pickAnalyst(faker, project);
   const tags = [{ name: 'customer', value: customer.externalCustomerId }, { name: 'project', value: project.id }];
-  const resolvedMs = input.atMs + faker.number.int({ min: 5, max: 600 }) * MINUTE_MS;
+  const resolvedMs = input.atMs + randInt(faker, 5, 600) * MINUTE_MS;
   return {
     id: randomUuid(faker),
     customerId: customer.id,

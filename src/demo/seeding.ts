@@ -131,3 +131,14 @@ export function uuidFrom(words: readonly number[]): string {
   idRandomizer.seed([...words]);
   return formatUuid([idRandomizer.nextUint32(), idRandomizer.nextUint32(), idRandomizer.nextUint32(), idRandomizer.nextUint32()]);
 }
+
+/** A random integer in [min, max] from the faker's seeded stream (faker.number.int validates its options on every call). */
+export function randInt(faker: Faker, min: number, max: number): number {
+  return min + Math.floor(rawOf(faker).next() * (max - min + 1));
+}
+
+/** A random element of a non-empty array from the faker's seeded stream. */
+export function pick<T>(faker: Faker, items: readonly T[]): T {
+  if (items.length === 0) throw new RangeError('pick from an empty list');
+  return items[Math.floor(rawOf(faker).next() * items.length)] as T;
+}

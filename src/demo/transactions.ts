@@ -7,7 +7,7 @@ import currencyCodes from '../contract/data/currency-codes.json' with { type: 'j
 import { MINUTE_MS, isoAt, pickOffset } from './dates.js';
 import type { CustomerIdentity } from './identities.js';
 import type { ProjectContext } from './projects.js';
-import { randomUuid, randomAlnum, randomHex } from './seeding.js';
+import { randomUuid, randomAlnum, randomHex, randInt, pick } from './seeding.js';
 import * as names from './names.js';
 
 interface Chain {
@@ -57,9 +57,9 @@ function decimal(value: number, places: number): string {
 
 function cryptoTransaction(input: TransactionInput, atMs: number): Record<string, unknown> {
   const { faker, customer } = input;
-  const chain = faker.helpers.arrayElement(CHAINS);
+  const chain = pick(faker, CHAINS);
   // One transfer in fifty uses an unusual listed token.
-  const asset = faker.number.float() < 0.02 ? faker.helpers.arrayElement(ODD_CODES) : faker.helpers.arrayElement(chain.assets);
+  const asset = faker.number.float() < 0.02 ? pick(faker, ODD_CODES) : pick(faker, chain.assets);
   const hash = chain.hash(faker);
   const stable = asset.startsWith('USD') || asset === 'DAI';
   const amount = stable ? faker.number.float({ min: 500, max: 95_000 }) : faker.number.float({ min: 0.05, max: 40 });
@@ -73,7 +73,7 @@ function cryptoTransaction(input: TransactionInput, atMs: number): Record<string
     transactionInfo: {
       hash,
       blockchainChainId: chain.chainId,
-      direction: faker.helpers.arrayElement(['IN', 'OUT']),
+      direction: pick(faker, ['IN', 'OUT']),
       amount: decimal(amount, places),
       currencyCode: asset,
       hashUrl: `${chain.explorer}${hash}`,
@@ -84,8 +84,8 @@ function cryptoTransaction(input: TransactionInput, atMs: number): Record<string
       ],
       counterparty: {
         address: chain.address(faker),
-        riskScore: faker.number.int({ min: 0, max: 10 }),
-        label: faker.helpers.arrayElement([null, 'exchange', 'mixer', 'darknet market', 'gambling']),
+        riskScore: randInt(faker, 0, 10),
+        label: pick(faker, [null, 'exchange', 'mixer', 'darknet market', 'gambling']),
       },
     },
   };
@@ -93,7 +93,7 @@ function cryptoTransaction(input: TransactionInput, atMs: number): Record<string
 
 function fiatTransaction(input: TransactionInput, atMs: number): Record<string, unknown> {
   const { faker, customer } = input;
-  const currency = faker.number.float() < 0.03 ? faker.helpers.arrayElement(currencyCodes.fiat) : faker.helpers.arrayElement(FIAT);
+  const currency = faker.number.float() < 0.03 ? pick(faker, currencyCodes.fiat) : pick(faker, FIAT);
   // Structuring pattern: many transfers just under the 10,000 reporting threshold.
   const amount = faker.number.float() < 0.5 ? faker.number.float({ min: 9000, max: 9990 }) : faker.number.float({ min: 150, max: 250_000 });
   return {
@@ -104,7 +104,7 @@ function fiatTransaction(input: TransactionInput, atMs: number): Record<string, 
     transactionInfo: {
       hash: null,
       blockchainChainId: null,
-      direction: faker.helpers.arrayElement(['IN', 'OUT']),
+      direction: pick(faker, ['IN', 'OUT']),
       amount: decimal(amount, 2),
       currencyCode: currency,
       hashUrl: null,
@@ -113,7 +113,7 @@ function fiatTransaction(input: TransactionInput, atMs: number): Record<string, 
         { fieldName: 'platformFeeAmount', amount: decimal(Math.min(25, amount * 0.002), 2), currencyCode: currency },
       ],
       counterparty: {
-        name: `${names.lastName(faker)} ${faker.helpers.arrayElement(['Trading Ltd', 'GmbH', 'LLC', 'S.A.', 'B.V.'])}`,
+        name: `${names.lastName(faker)} ${pick(faker, ['Trading Ltd', 'GmbH', 'LLC', 'S.A.', 'B.V.'])}`,
         iban: faker.finance.iban({ formatted: false }),
         bic: faker.finance.bic(),
       },
@@ -126,12 +126,12 @@ export function alertTransactions(input: TransactionInput): Record<string, unkno
   const { faker, project } = input;
   // Exchanges (even project numbers) see mostly crypto, banks mostly fiat.
   const cryptoShare = input.onchainOnly ? 1 : project.index % 2 === 0 ? 0.75 : 0.2;
-  const spanMs = faker.number.int({ min: 30, max: 60 * 24 * 14 }) * MINUTE_MS;
+  const spanMs = randInt(faker, 30, 60 * 24 * 14) * MINUTE_MS;
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < input.count; i += 1) {
     const atMs = input.untilMs - spanMs + Math.floor((spanMs * (i + faker.number.float())) / input.count);
     const tx = faker.number.float() < cryptoShare ? cryptoTransaction(input, atMs) : fiatTransaction(input, atMs);
-    if (input.withChannel) tx.channel = faker.helpers.arrayElement(CHANNELS);
+    if (input.withChannel) tx.channel = pick(faker, CHANNELS);
     out.push(tx);
   }
   return out;

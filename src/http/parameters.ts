@@ -28,7 +28,7 @@ const MAX_QUERY_VALUES = 64;
 /** Checks every parameter; throws one invalid_request naming each bad or unknown parameter. */
 export function parseParameters(op: Operation, pathParams: Record<string, string>, rawUrl: string): Parameters {
   const problems: Problem[] = [];
-  const path: Record<string, string> = {};
+  const path: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, def] of Object.entries(op.pathParameters)) {
     const value = pathParams[name] ?? '';
     if (!check(def.schema, value)) problems.push({ message: `${name}: ${describe(def.schema)}` });
@@ -36,7 +36,7 @@ export function parseParameters(op: Operation, pathParams: Record<string, string
   }
   const q = rawUrl.indexOf('?');
   const search = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-  const query: Parameters['query'] = {};
+  const query: Parameters['query'] = Object.create(null) as Parameters['query'];
   const seen = new Map<string, string[]>();
   let count = 0;
   for (const [name, value] of search) {
@@ -49,7 +49,8 @@ export function parseParameters(op: Operation, pathParams: Record<string, string
     seen.set(name, list);
   }
   for (const [name, values] of seen) {
-    const def = (op.query as Record<string, Operation['query'][string]>)[name];
+    // Own properties only: a parameter named `constructor` or `__proto__` is just unknown.
+    const def = Object.hasOwn(op.query, name) ? (op.query as Record<string, Operation['query'][string]>)[name] : undefined;
     if (def === undefined) {
       problems.push({ message: `${name}: unknown query parameter; this operation takes ${Object.keys(op.query).join(', ') || 'none'}` });
       continue;

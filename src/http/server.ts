@@ -1,7 +1,7 @@
 /** Builds the Fastify application: the read routes behind the access door, files, errors, headers. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ServiceError } from '../contract/error-codes.js';
 import type { FileStore } from '../files/file-store.js';
@@ -16,6 +16,7 @@ import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
 import { OPERATIONS } from '../contract/operations.js';
 import { routePath } from './read-route.js';
+import { limitOptions, type ServerLimits } from './server-limits.js';
 
 /** What the server is built from. */
 export interface ServerDeps {
@@ -29,6 +30,8 @@ export interface ServerDeps {
   cacheControl: string;
   /** Extra routes (OpenAPI document, reference page, health) added by their own modules. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
+  /** Socket time-outs and header size limit; Node's defaults when absent. */
+  limits?: ServerLimits;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -43,8 +46,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // While draining, a request already on an open connection is served (with Connection: close)
+    // rather than refused with a body outside the spec; new connections are refused anyway.
+    return503OnClosing: false,
+    ...limitOptions(deps.limits),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
+    // Malformed URLs are refused by the router before any hook runs: answer them with our error body too.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('x-request-id', request.id);
+      errorHandler(error, request, reply);
+    },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (request, reply) => {

@@ -10,7 +10,14 @@ import { LocalFileStore } from '../files/local-file-store.js';
 import { S3FileStore } from '../files/s3-file-store.js';
 import { openStore, sqlitePath } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { timedStore } from '../store/timed-store.js';
+import { healthRoutes } from './health.js';
+import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
+import { countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { openRedisRateLimiter } from './redis-rate-limiter.js';
+import { serverLimitsOf } from './server-limits.js';
+import { closeGracefully } from './shutdown.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { buildServer } from './server.js';
 
@@ -19,6 +26,9 @@ export interface Service {
   app: FastifyInstance;
   store: Store;
   url: string;
+  /** Where /metrics is served when METRICS_PORT is set. */
+  metricsUrl?: string;
+  /** Stops accepting, drains requests in flight (at most SHUTDOWN_GRACE_MS), then closes limiter and store. */
   close(): Promise<void>;
 }
 
@@ -69,39 +79,67 @@ export function packageVersion(): string {
 }
 
 /** The service's logger: JSON lines, credentials redacted. */
-export function createLogger(config: Config): Logger {
-  return pino({
+export function createLogger(config: Config, destination?: pino.DestinationStream): Logger {
+  const options = {
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
+}
+
+/** The rate limiter a configuration names: Redis when REDIS_URL is set, else this process's memory. */
+export async function rateLimiterOf(config: Config, logger: Logger | false, metrics: Metrics): Promise<RateLimiter> {
+  if (config.redisUrl === undefined) return new MemoryRateLimiter(config.rateLimitBurst, config.rateLimitPerSecond);
+  return openRedisRateLimiter(config.redisUrl, config.rateLimitBurst, config.rateLimitPerSecond, {
+    log: logger === false ? undefined : logger,
+    failOpen: metrics.rateLimiterFailOpen,
   });
 }
 
 /** Opens everything a configuration names and starts listening. */
 export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
-  const store = await openStore(config.databaseUrl, storeOptionsOf(config));
-  const limiter: RateLimiter = new MemoryRateLimiter(config.rateLimitBurst, config.rateLimitPerSecond);
+  const logger = options.logger ?? createLogger(config);
+  const metrics = createMetrics();
+  const opened = await openStore(config.databaseUrl, storeOptionsOf(config));
+  if (hasPoolStats(opened)) watchPool(metrics, opened);
+  const store = timedStore(opened, storeObserver(metrics));
+  const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
   const { files, local } = fileStoreOf(config, await store.secret());
+  // A separate metrics port wins; the main port serves /metrics only behind a token.
+  const metricsOnMain = config.metricsPort === undefined && config.metricsToken !== undefined;
   const app = await buildServer({
     store,
     limiter,
     files,
     localFiles: local,
-    logger: options.logger ?? createLogger(config),
+    logger,
     basePath: config.basePath,
     cacheControl: config.cacheControl,
+    limits: serverLimitsOf(config),
     plugins: [
+      requestMetrics(metrics),
+      healthRoutes(store),
+      ...(metricsOnMain ? [metricsRoute(metrics, config.metricsToken!)] : []),
       openApiRoutes({ basePath: config.basePath, serverUrl: config.publicUrl, version: packageVersion(), fileRoute: local !== undefined }),
     ],
   });
   const address = await app.listen({ port: config.port, host: config.host });
+  const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, config.host, config.metricsPort);
+  let closing: Promise<void> | undefined;
   return {
     app,
     store,
     url: address,
-    async close() {
-      await app.close();
-      await limiter.close();
-      await store.close();
+    metricsUrl: metricsServer?.url,
+    close() {
+      // A second signal during the drain must not close the store under requests still running.
+      closing ??= (async () => {
+        await closeGracefully(app, config.shutdownGrace);
+        await metricsServer?.close();
+        await limiter.close();
+        await store.close();
+      })();
+      return closing;
     },
   };
 }

@@ -1,6 +1,7 @@
 /** The import envelope: one JSON object a line, naming the kind of record it carries. */
 import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
+import { findDuplicateKey } from './duplicate-keys.js';
 
 export type RecordKind = 'customer' | 'execution' | 'alert';
 
@@ -59,11 +60,12 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
       issues.push({ path: '/cmsProjectId', message: 'must be a non-empty string' });
     }
   }
-  const spans = topLevelMembers(bytes);
-  if (spans.duplicate !== undefined) {
-    issues.push({ path: `/${escapePointer(spans.duplicate)}`, message: 'envelope member appears twice' });
+  const duplicate = findDuplicateKey(bytes);
+  if (duplicate !== null) {
+    issues.push({ path: duplicate, message: 'member name appears twice in one object (JSON parsers disagree on which wins)' });
   }
   if (issues.length > 0) return { ok: false, issues };
+  const spans = topLevelMembers(bytes);
   const span = spans.members.get('record')!;
   return {
     ok: true,
@@ -89,9 +91,8 @@ const BACKSLASH = 0x5c;
  * Byte spans of the values of a JSON object's top-level members. The input is known to be valid
  * JSON, so the scan only tracks strings and nesting; UTF-8 continuation bytes never look like ASCII.
  */
-function topLevelMembers(buf: Buffer): { members: Map<string, [number, number]>; duplicate?: string } {
+function topLevelMembers(buf: Buffer): { members: Map<string, [number, number]> } {
   const members = new Map<string, [number, number]>();
-  let duplicate: string | undefined;
   let i = buf.indexOf(0x7b); // the opening brace
   i++;
   for (;;) {
@@ -105,10 +106,9 @@ function topLevelMembers(buf: Buffer): { members: Map<string, [number, number]>;
     i = skipWs(buf, i + 1); // the colon
     const valueStart = i;
     i = valueEnd(buf, i);
-    if (members.has(key)) duplicate ??= key;
     members.set(key, [valueStart, i]);
   }
-  return duplicate === undefined ? { members } : { members, duplicate };
+  return { members };
 }
 
 function skipWs(buf: Buffer, i: number): number {

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { validateRecord } from '../contract/index.js';
 import type { Store, Upsert } from '../store/store.js';
 import { parseEnvelope } from './envelope.js';
-import { openInput, readLines } from './lines.js';
+import { InputError, openInput, readLines, type Line } from './lines.js';
 import { RejectsWriter, rejectsPathFor } from './rejects.js';
 import { shapeRecord } from './shape-record.js';
 
@@ -73,37 +73,45 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     summary.rejected++;
     rejects.write(lineNo, issues, line);
   };
+  const take = async (line: Line): Promise<void> => {
+    if ('tooLong' in line) {
+      summary.read++;
+      reject(line.lineNo, [{ path: '', message: `line is ${line.tooLong} bytes, over the ${maxLine}-byte limit` }]);
+      return;
+    }
+    if (isBlank(line.bytes)) return;
+    summary.read++;
+    const parsed = parseEnvelope(line.bytes);
+    if (!parsed.ok) return reject(line.lineNo, parsed.issues, line.bytes);
+    const checked = validateRecord(parsed.envelope.kind, parsed.envelope.record);
+    if (!checked.ok) {
+      return reject(line.lineNo, checked.issues.map((i) => ({ path: `/record${i.path}`, message: i.message })), line.bytes);
+    }
+    summary.warnings += checked.warnings.length;
+    const upsert = shapeRecord(parsed.envelope, gzipLevel);
+    batch.push(upsert);
+    bytes += upsert.body.length + (upsert.gz?.length ?? 0);
+    if (batch.length >= batchRecords || bytes >= batchBytes) await flush();
+    if (options.onProgress && Date.now() - lastProgress > 250) {
+      lastProgress = Date.now();
+      options.onProgress(summary, position());
+    }
+  };
   try {
     const input = await openInput(file);
     const totalBytes = file === '-' ? undefined : (await stat(file)).size;
     position = () => ({ file, bytesRead: input.rawBytesRead(), totalBytes });
-    for await (const line of readLines(input.stream, maxLine)) {
-      if ('tooLong' in line) {
-        summary.read++;
-        reject(line.lineNo, [{ path: '', message: `line is ${line.tooLong} bytes, over the ${maxLine}-byte limit` }]);
-        continue;
+    let lastLine = 0;
+    try {
+      for await (const line of readLines(input.stream, maxLine)) {
+        lastLine = line.lineNo;
+        await take(line);
       }
-      if (isBlank(line.bytes)) continue;
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      // A damaged input (a truncated gzip, say): keep every whole line before the damage, report where it is.
       summary.read++;
-      const parsed = parseEnvelope(line.bytes);
-      if (!parsed.ok) {
-        reject(line.lineNo, parsed.issues, line.bytes);
-        continue;
-      }
-      const checked = validateRecord(parsed.envelope.kind, parsed.envelope.record);
-      if (!checked.ok) {
-        reject(line.lineNo, checked.issues.map((i) => ({ path: `/record${i.path}`, message: i.message })), line.bytes);
-        continue;
-      }
-      summary.warnings += checked.warnings.length;
-      const upsert = shapeRecord(parsed.envelope, gzipLevel);
-      batch.push(upsert);
-      bytes += upsert.body.length + (upsert.gz?.length ?? 0);
-      if (batch.length >= batchRecords || bytes >= batchBytes) await flush();
-      if (options.onProgress && Date.now() - lastProgress > 250) {
-        lastProgress = Date.now();
-        options.onProgress(summary, position());
-      }
+      reject(lastLine + 1, [{ path: '', message: `the input is damaged from here on: ${err.message}` }]);
     }
     await flush();
   } finally {

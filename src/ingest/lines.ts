@@ -10,6 +10,9 @@ export type Line =
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
+/** The input itself is damaged or unreadable (as opposed to one bad line in it). */
+export class InputError extends Error {}
+
 /** An opened input: its decoded byte stream and how many raw bytes have been read so far. */
 export interface Input {
   stream: Readable;
@@ -53,8 +56,8 @@ export async function openInput(file: string): Promise<Input> {
   });
   const gz = first.length >= 2 && first[0] === GZIP_MAGIC[0] && first[1] === GZIP_MAGIC[1];
   const source = gz ? raw.pipe(createGunzip()) : raw;
-  source.on('error', (err) => out.destroy(err));
-  raw.on('error', (err) => out.destroy(err));
+  source.on('error', (err) => out.destroy(new InputError(err.message)));
+  raw.on('error', (err) => out.destroy(new InputError(err.message)));
   return { stream: source.pipe(out), rawBytesRead: () => read };
 }
 

@@ -23,9 +23,9 @@ const EXPORT_TABLES: readonly ExportTable[] = [
     name: 'customers',
     key: ['project', 'customer_key'],
     columns: 'project, customer_key, has_record, is_company, version_key, etag, body, wire, gz',
-    // SQLite answers 0/1 and PostgreSQL booleans; Boolean() reads both.
+    // SQLite answers 0/1 and PostgreSQL booleans; truthiness reads both.
     toRow: (r) =>
-      Boolean(r.has_record)
+      r.has_record
         ? {
             kind: 'customer',
             project: r.project as string,

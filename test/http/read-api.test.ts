@@ -153,6 +153,12 @@ describe('errors', () => {
     expect(((await res.json()) as { code: string }).code).toBe('not_acceptable');
   });
 
+  it('answers a malformed percent-encoding in the path with the error body', async () => {
+    const res = await get('/v1/companies/%/details');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'invalid_request' });
+  });
+
   it('answers 404 not_found for an unknown route', async () => {
     const res = await get('/v1/nothing-here');
     expect(res.status).toBe(404);

@@ -131,6 +131,8 @@ describe('scenario executions', () => {
     ['objectType=tfhe', /^objectType: /],
     ['order=asc&order=desc', /^order: given 2 times/],
     ['page=2', /^page: unknown query parameter/],
+    ['constructor=valid', /^constructor: unknown query parameter/],
+    ['__proto__=x', /^__proto__: unknown query parameter/],
   ])('rejects %s with 400 naming the parameter', async (query, message) => {
     const p = await page(`?${query}`);
     expect(p.status).toBe(400);

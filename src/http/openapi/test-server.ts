@@ -1,13 +1,13 @@
 /**
- * The whole application on a real socket, for tests that speak HTTP to it: a fresh SQLite
- * store in a temporary directory, the in-memory rate limiter, local document files, and the
- * OpenAPI routes, listening on 127.0.0.1 at a free port.
+ * The whole application with its OpenAPI routes on a real socket, for the tests of the
+ * document and reference page: a fresh SQLite store in a temporary directory, the in-memory
+ * rate limiter and local document files, listening on 127.0.0.1 at a free port. (Record-level
+ * tests use test/support/test-service.ts, which also runs on PostgreSQL.)
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalFileStore } from '../../files/local-file-store.js';
-import { importFiles } from '../../ingest/importer.js';
 import { openSqliteStore, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { MemoryRateLimiter } from '../rate-limit.js';
 import { openApiRoutes } from '../routes/openapi.js';
@@ -24,26 +24,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Import envelopes (SPEC records wrapped as the importer reads them), one per NDJSON line. */
-export type Envelope =
-  | { kind: 'customer' | 'alert'; record: Record<string, unknown> }
-  | { kind: 'execution'; customerId: string; cmsProjectId: string; record: Record<string, unknown> };
-
-/** Starts the application with `envelopes` imported; every envelope must be accepted. */
-export async function startTestServer(options: { envelopes?: readonly Envelope[]; basePath?: string } = {}): Promise<TestServer> {
+/** Starts the application, with no records, under `basePath` (default `/v1`). */
+export async function startTestServer(options: { basePath?: string } = {}): Promise<TestServer> {
   const basePath = options.basePath ?? '/v1';
   const dir = await mkdtemp(join(tmpdir(), 'compliance-read-http-'));
   const store = openSqliteStore(join(dir, 'store.sqlite'));
   const limiter = new MemoryRateLimiter(1000, 1000);
   try {
-    if (options.envelopes !== undefined && options.envelopes.length > 0) {
-      const input = join(dir, 'records.ndjson');
-      await writeFile(input, options.envelopes.map((e) => JSON.stringify(e)).join('\n') + '\n');
-      const summary = await importFiles(store, [input], { rejectsPath: () => join(dir, 'rejects.ndjson') });
-      if (summary.rejected > 0) {
-        throw new Error(`test records rejected: ${await readFile(join(dir, 'rejects.ndjson'), 'utf8')}`);
-      }
-    }
     const localFiles = new LocalFileStore({
       dir: join(dir, 'files'),
       secret: await store.secret(),

@@ -8,7 +8,8 @@
  * and would be reference tables. No triggers, no exclusion constraints.
  */
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
+import { guarded } from './pg-errors.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -88,7 +89,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 const MIGRATION_LOCK_KEY = '7163540891102230017';
 
 /** Highest applied version, or 0 when the schema has never been migrated. */
-async function appliedVersion(client: pg.PoolClient): Promise<number> {
+async function appliedVersion(client: pg.ClientBase): Promise<number> {
   const exists = await client.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
   if (exists.rows[0]?.t === null || exists.rows[0]?.t === undefined) return 0;
   const r = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
@@ -140,4 +141,17 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   } finally {
     client.release(failure);
   }
+}
+
+/** The version the schema at `url` is at, read on a connection of its own without migrating. */
+export async function peekPostgresVersion(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  return guarded('peekSchemaVersion', async () => {
+    try {
+      await client.connect();
+      return await appliedVersion(client);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
 }

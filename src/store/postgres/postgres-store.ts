@@ -1,6 +1,7 @@
 /** The server store: PostgreSQL through a pg pool, shared by any number of service replicas. */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery } from '../execution-page-sql.js';
 import type {
   ApiKeyRecord,
@@ -9,12 +10,14 @@ import type {
   Store,
   StoredBody,
   StoredExecution,
+  StoreRow,
   Upsert,
   WriteOutcome,
 } from '../store.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
+import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
@@ -27,17 +30,6 @@ export interface PostgresStoreOptions {
   applicationName?: string;
   /** How long to wait for a connection before the store counts as unavailable; default 3000. */
   connectTimeoutMs?: number;
-}
-
-interface ApiKeyRow {
-  id: string;
-  project: string;
-  name: string | null;
-  scopes: string;
-  hash: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
 }
 
 /** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
@@ -149,16 +141,12 @@ export class PostgresStore implements Store {
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
     await guarded('insertApiKey', () =>
-      this.pool.query(
-        `INSERT INTO api_keys (id, project, name, scopes, hash, created_at, expires_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [k.id, k.project, k.name, JSON.stringify(k.scopes), k.hash, k.createdAt, k.expiresAt, k.revokedAt],
-      ),
+      this.pool.query(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, apiKeyValues(k)),
     );
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.one<ApiKeyRow>('findApiKeyByHash', {
+    const row = await this.one<ApiKeyColumns>('findApiKeyByHash', {
       name: 'ccr_api_key_by_hash',
       text: 'SELECT * FROM api_keys WHERE hash = $1',
       values: [hash],
@@ -169,8 +157,8 @@ export class PostgresStore implements Store {
   async listApiKeys(project?: string): Promise<ApiKeyRecord[]> {
     const r = await guarded('listApiKeys', () =>
       project === undefined
-        ? this.pool.query<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')
-        : this.pool.query<ApiKeyRow>('SELECT * FROM api_keys WHERE project = $1 ORDER BY created_at, id', [project]),
+        ? this.pool.query<ApiKeyColumns>('SELECT * FROM api_keys ORDER BY created_at, id')
+        : this.pool.query<ApiKeyColumns>('SELECT * FROM api_keys WHERE project = $1 ORDER BY created_at, id', [project]),
     );
     return r.rows.map(apiKeyFromRow);
   }
@@ -194,6 +182,40 @@ export class PostgresStore implements Store {
       this.cachedSecret = row.value;
     }
     return this.cachedSecret;
+  }
+
+  async setSecret(secret: Buffer): Promise<void> {
+    await guarded('setSecret', () =>
+      this.pool.query(
+        "INSERT INTO meta (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [secret],
+      ),
+    );
+    this.cachedSecret = Buffer.from(secret);
+  }
+
+  async schemaVersion(): Promise<number> {
+    const row = await this.one<{ v: number | null }>('schemaVersion', {
+      text: 'SELECT max(version) AS v FROM schema_migrations',
+    });
+    return row?.v ?? 0;
+  }
+
+  async hasRecords(): Promise<boolean> {
+    const row = await this.one<{ any: boolean }>('hasRecords', {
+      text: `SELECT EXISTS (SELECT 1 FROM customers) OR EXISTS (SELECT 1 FROM alerts)
+               OR EXISTS (SELECT 1 FROM executions) AS any`,
+    });
+    return row?.any === true;
+  }
+
+  exportRows(chunkRows: number): AsyncGenerator<StoreRow[]> {
+    return exportPostgresRows(this.pool, chunkRows);
+  }
+
+  async importRows(rows: readonly StoreRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await guarded('importRows', () => this.transaction((client) => importPostgresRows(client, rows)));
   }
 
   async ping(): Promise<void> {
@@ -240,17 +262,4 @@ export class PostgresStore implements Store {
 /** A project's advisory lock key: stable across processes and PostgreSQL versions. */
 function projectLockKey(project: string): number {
   return createHash('sha256').update(project).digest().readInt32BE(0);
-}
-
-function apiKeyFromRow(r: ApiKeyRow): ApiKeyRecord {
-  return {
-    id: r.id,
-    project: r.project,
-    name: r.name,
-    scopes: JSON.parse(r.scopes) as string[],
-    hash: r.hash,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    revokedAt: r.revoked_at,
-  };
 }

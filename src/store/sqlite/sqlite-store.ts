@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery } from '../execution-page-sql.js';
+import { exportChunks } from '../export-rows.js';
 import type {
   ApiKeyRecord,
   CustomerUpsert,
@@ -14,24 +16,15 @@ import type {
   Store,
   StoredBody,
   StoredExecution,
+  StoreRow,
   Upsert,
   WriteOutcome,
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
-
-interface ApiKeyRow {
-  id: string;
-  project: string;
-  name: string | null;
-  scopes: string;
-  hash: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean } = {}): SqliteStore {
@@ -65,9 +58,13 @@ export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private readonly statements = new Map<string, Statement>();
   private readonly writeTx: Database.Transaction<(items: readonly Upsert[]) => WriteOutcome[]>;
+  private readonly importTx: Database.Transaction<(rows: readonly StoreRow[]) => void>;
+  /** The statement cache as a plain function, for the row writers of sqlite-rows. */
+  private readonly prepare = (sql: string): Statement => this.stmt(sql);
 
   constructor(readonly db: Database.Database) {
     this.writeTx = db.transaction((items: readonly Upsert[]) => items.map((item) => this.writeOne(item)));
+    this.importTx = db.transaction((rows: readonly StoreRow[]) => importSqliteRows(this.prepare, rows));
   }
 
   private stmt(sql: string): Statement {
@@ -146,13 +143,7 @@ export class SqliteStore implements Store {
     ).get(c.project, c.key) as { etag: string; versionKey: string | null } | undefined;
     const outcome = versionOutcome(prev, c);
     if (outcome !== 'stored') return outcome;
-    this.stmt(
-      `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, etag, body, wire, gz)
-       VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project, customer_key) DO UPDATE SET has_record = 1, is_company = excluded.is_company,
-         version_key = excluded.version_key, etag = excluded.etag, body = excluded.body,
-         wire = excluded.wire, gz = excluded.gz`,
-    ).run(c.project, c.key, c.isCompany ? 1 : 0, c.versionKey, c.etag, c.body, c.wire, c.gz);
+    upsertCustomer(this.prepare, c);
     return 'stored';
   }
 
@@ -162,16 +153,12 @@ export class SqliteStore implements Store {
     ).get(a.project, a.key) as { etag: string; versionKey: string | null } | undefined;
     const outcome = versionOutcome(prev, a);
     if (outcome !== 'stored') return outcome;
-    this.stmt(
-      `INSERT INTO alerts (project, alert_key, version_key, etag, body, wire, gz) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, etag = excluded.etag,
-         body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
-    ).run(a.project, a.key, a.versionKey, a.etag, a.body, a.wire, a.gz);
+    upsertAlert(this.prepare, a);
     return 'stored';
   }
 
   private writeExecution(e: ExecutionUpsert): WriteOutcome {
-    this.stmt('INSERT OR IGNORE INTO customers (project, customer_key) VALUES (?, ?)').run(e.project, e.customerKey);
+    ensureCustomer(this.prepare, e.project, e.customerKey);
     const prev = this.stmt(
       `SELECT etag, sort_key AS versionKey, scenario_ids AS scenarioIds FROM executions
        WHERE project = ? AND customer_key = ? AND execution_id = ?`,
@@ -180,53 +167,17 @@ export class SqliteStore implements Store {
       | undefined;
     const outcome = versionOutcome(prev, e);
     if (outcome !== 'stored') return outcome;
-    if (prev !== undefined) {
-      const del = this.stmt(
-        `DELETE FROM execution_scenarios
-         WHERE project = ? AND customer_key = ? AND scenario_id = ? AND sort_key = ? AND execution_id = ?`,
-      );
-      for (const s of JSON.parse(prev.scenarioIds) as string[]) {
-        del.run(e.project, e.customerKey, s, prev.versionKey, e.executionId);
-      }
-    }
-    const scenarioIds = [...new Set(e.scenarioIds)];
-    this.stmt(
-      `INSERT INTO executions
-         (project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, etag, body, wire, gz)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project, customer_key, execution_id) DO UPDATE SET sort_key = excluded.sort_key,
-         status = excluded.status, object_types = excluded.object_types, scenario_ids = excluded.scenario_ids,
-         etag = excluded.etag, body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
-    ).run(
-      e.project,
-      e.customerKey,
-      e.executionId,
-      e.versionKey,
-      e.status,
-      e.objectTypes,
-      JSON.stringify(scenarioIds),
-      e.etag,
-      e.body,
-      e.wire,
-      e.gz,
-    );
-    const ins = this.stmt(
-      `INSERT OR IGNORE INTO execution_scenarios (project, customer_key, scenario_id, sort_key, execution_id)
-       VALUES (?, ?, ?, ?, ?)`,
-    );
-    for (const s of scenarioIds) ins.run(e.project, e.customerKey, s, e.versionKey, e.executionId);
+    const previous = prev && { sortKey: prev.versionKey, scenarioIds: JSON.parse(prev.scenarioIds) as string[] };
+    replaceExecution(this.prepare, e, previous);
     return 'stored';
   }
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
-    this.stmt(
-      `INSERT INTO api_keys (id, project, name, scopes, hash, created_at, expires_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(k.id, k.project, k.name, JSON.stringify(k.scopes), k.hash, k.createdAt, k.expiresAt, k.revokedAt);
+    this.stmt(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...apiKeyValues(k));
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.stmt('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyRow | undefined;
+    const row = this.stmt('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyColumns | undefined;
     return row === undefined ? undefined : apiKeyFromRow(row);
   }
 
@@ -235,7 +186,7 @@ export class SqliteStore implements Store {
       project === undefined
         ? this.stmt('SELECT * FROM api_keys ORDER BY created_at, id').all()
         : this.stmt('SELECT * FROM api_keys WHERE project = ? ORDER BY created_at, id').all(project)
-    ) as ApiKeyRow[];
+    ) as ApiKeyColumns[];
     return rows.map(apiKeyFromRow);
   }
 
@@ -250,6 +201,50 @@ export class SqliteStore implements Store {
     return row.value;
   }
 
+  async setSecret(secret: Buffer): Promise<void> {
+    this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+      'secret',
+      secret,
+    );
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  async hasRecords(): Promise<boolean> {
+    const row = this.stmt(
+      `SELECT EXISTS (SELECT 1 FROM customers) OR EXISTS (SELECT 1 FROM alerts)
+         OR EXISTS (SELECT 1 FROM executions) AS any`,
+    ).get() as { any: number };
+    return row.any === 1;
+  }
+
+  async *exportRows(chunkRows: number): AsyncGenerator<StoreRow[]> {
+    // A connection of its own holds the snapshot, so this store can still write meanwhile
+    // (an in-memory database has no second connection and reads without one).
+    const reader = this.db.memory ? this.db : new Database(this.db.name, { readonly: true, fileMustExist: true });
+    const statements = new Map<string, Statement>();
+    try {
+      if (reader !== this.db) reader.exec('BEGIN');
+      yield* exportChunks(
+        async (sql, params) => {
+          let s = statements.get(sql);
+          if (s === undefined) statements.set(sql, (s = reader.prepare(sql)));
+          return s.all(...params) as Record<string, unknown>[];
+        },
+        () => '?',
+        chunkRows,
+      );
+    } finally {
+      if (reader !== this.db) reader.close();
+    }
+  }
+
+  async importRows(rows: readonly StoreRow[]): Promise<void> {
+    this.importTx.immediate(rows);
+  }
+
   async ping(): Promise<void> {
     this.stmt('SELECT 1').get();
   }
@@ -257,17 +252,4 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     this.db.close();
   }
-}
-
-function apiKeyFromRow(r: ApiKeyRow): ApiKeyRecord {
-  return {
-    id: r.id,
-    project: r.project,
-    name: r.name,
-    scopes: JSON.parse(r.scopes) as string[],
-    hash: r.hash,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    revokedAt: r.revoked_at,
-  };
 }

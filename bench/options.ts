@@ -1,0 +1,81 @@
+/** Command-line options of `npm run bench` and their per-scale defaults. */
+import { parseArgs } from 'node:util';
+
+export type Scale = 'small' | 'large';
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface BenchOptions {
+  scale: Scale;
+  stores: StoreKind[];
+  connections: number[];
+  /** Seconds per measurement. */
+  duration: number;
+  reps: number;
+  /** Base PostgreSQL URL; the bench creates (and drops) its own schema in it. */
+  pgUrl: string;
+  /** Only these scenarios (all when empty). */
+  scenarios: string[];
+  /** Write a V8 CPU profile of each service process (node --cpu-prof) and summarise it. */
+  cpuProf: boolean;
+  /** Keep the imported stores and the run directory for inspection. */
+  keep: boolean;
+}
+
+// Small must finish in under two minutes on a 2-core machine with both stores, so its
+// measurements are short; large is for real numbers and can afford longer windows.
+const DEFAULT_DURATION: Record<Scale, number> = { small: 0.6, large: 5 };
+
+export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
+                      [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]`;
+
+function list(raw: string): string[] {
+  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function positive(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!(n > 0) || !Number.isFinite(n)) throw new Error(`--${name} must be a positive number, got ${raw}`);
+  return n;
+}
+
+/** Parses argv (without node and script) into options, applying the scale's defaults. */
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scale: { type: 'string', default: 'small' },
+      stores: { type: 'string', default: 'sqlite,postgres' },
+      connections: { type: 'string', default: '32,128' },
+      duration: { type: 'string' },
+      reps: { type: 'string', default: '3' },
+      scenarios: { type: 'string', default: '' },
+      'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+      'cpu-prof': { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const scale = values.scale;
+  if (scale !== 'small' && scale !== 'large') throw new Error(`--scale must be small or large, got ${scale}`);
+  const stores = list(values.stores);
+  for (const s of stores) if (s !== 'sqlite' && s !== 'postgres') throw new Error(`--stores takes sqlite and/or postgres, got ${s}`);
+  if (stores.length === 0) throw new Error('--stores needs at least one store');
+  const connections = list(values.connections).map((c) => Math.round(positive('connections', c)));
+  const reps = Math.round(positive('reps', values.reps));
+  return {
+    scale,
+    stores: stores as StoreKind[],
+    connections,
+    duration: values.duration === undefined ? DEFAULT_DURATION[scale] : positive('duration', values.duration),
+    reps,
+    pgUrl: values['pg-url'],
+    scenarios: list(values.scenarios),
+    cpuProf: values['cpu-prof'],
+    keep: values.keep,
+  };
+}

@@ -1,0 +1,102 @@
+/** The measured scenarios and the request lists each one draws from, per store. */
+import type { Manifest, SampledId } from './manifest.js';
+
+/** One request autocannon may send: a path and its headers (the key's Authorization included). */
+export interface RequestSpec {
+  path: string;
+  headers: Record<string, string>;
+}
+
+export type ScenarioName =
+  | 'company'
+  | 'company-gzip'
+  | 'alert-small'
+  | 'alert-small-gzip'
+  | 'alert-median'
+  | 'alert-median-gzip'
+  | 'alert-1mb'
+  | 'alert-1mb-gzip'
+  | 'executions-first'
+  | 'executions-deep'
+  | 'etag-304';
+
+export interface Scenario {
+  name: ScenarioName;
+  /** The status every answer must have; anything else is counted as unexpected. */
+  expect: 200 | 304;
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  { name: 'company', expect: 200 },
+  { name: 'company-gzip', expect: 200 },
+  { name: 'alert-small', expect: 200 },
+  { name: 'alert-small-gzip', expect: 200 },
+  { name: 'alert-median', expect: 200 },
+  { name: 'alert-median-gzip', expect: 200 },
+  { name: 'alert-1mb', expect: 200 },
+  { name: 'alert-1mb-gzip', expect: 200 },
+  { name: 'executions-first', expect: 200 },
+  { name: 'executions-deep', expect: 200 },
+  { name: 'etag-304', expect: 304 },
+];
+
+/** The filter of both executions scenarios: deep pages must be reached with the same one. */
+export const EXECUTIONS_FILTER = 'status=valid&limit=50';
+
+/** Inputs for one store's request lists. */
+export interface RequestInputs {
+  manifest: Manifest;
+  keys: Map<string, string>;
+  /** Paths of deep executions pages, as given by Link headers (real cursors). */
+  deepPaths: string[];
+  /** Current ETag per company path, for the revalidation scenario. */
+  etags: Map<string, string>;
+}
+
+function auth(keys: Map<string, string>, project: string): Record<string, string> {
+  const key = keys.get(project);
+  if (key === undefined) throw new Error(`no key for project ${project}`);
+  return { authorization: `Bearer ${key}` };
+}
+
+/** The path of a company's details. */
+export const companyPath = (id: string): string => `/v1/companies/${encodeURIComponent(id)}/details`;
+const alertPath = (id: string): string => `/v1/alerts/${encodeURIComponent(id)}`;
+/** The first page of the heavy customer's executions. */
+export const firstPagePath = (customerId: string): string => `/v1/customers/${encodeURIComponent(customerId)}/scenario-executions?${EXECUTIONS_FILTER}`;
+
+function records(ids: SampledId[], keys: Map<string, string>, path: (id: string) => string, gzip: boolean): RequestSpec[] {
+  return ids.map((s) => ({ path: path(s.id), headers: { ...auth(keys, s.project), ...(gzip ? { 'accept-encoding': 'gzip' } : {}) } }));
+}
+
+/** The request list of a scenario on one store. */
+export function requestsFor(name: ScenarioName, inp: RequestInputs): RequestSpec[] {
+  const { manifest: m, keys } = inp;
+  const s = m.samples;
+  const heavy = auth(keys, m.heavyCustomer.project);
+  switch (name) {
+    case 'company':
+    case 'company-gzip':
+      return records(s.company, keys, companyPath, name.endsWith('gzip'));
+    case 'alert-small':
+    case 'alert-small-gzip':
+      return records(s.alertSmall, keys, alertPath, name.endsWith('gzip'));
+    case 'alert-median':
+    case 'alert-median-gzip':
+      return records(s.alertMedian, keys, alertPath, name.endsWith('gzip'));
+    case 'alert-1mb':
+    case 'alert-1mb-gzip':
+      return records(s.alertLarge, keys, alertPath, name.endsWith('gzip'));
+    case 'executions-first':
+      return [{ path: firstPagePath(m.heavyCustomer.id), headers: heavy }];
+    case 'executions-deep':
+      return inp.deepPaths.map((path) => ({ path, headers: heavy }));
+    case 'etag-304':
+      return s.company.map((c) => {
+        const path = companyPath(c.id);
+        const etag = inp.etags.get(path);
+        if (etag === undefined) throw new Error(`no ETag captured for ${path}`);
+        return { path, headers: { ...auth(keys, c.project), 'if-none-match': etag } };
+      });
+  }
+}

@@ -1,0 +1,79 @@
+/** Starts `serve` as a child process and measures start-up: spawn to first successful /v1 answer. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { ServiceBuild } from './build-service.js';
+import { cliEnv } from './cli-runner.js';
+import { get } from './http-get.js';
+import type { BenchStore } from './stores.js';
+
+export interface RunningService {
+  base: string;
+  pid: number;
+  startupMs: number;
+  /** SIGTERM, then wait for exit (lets --cpu-prof write its profile). */
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (closed again before the child binds it). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const port = (srv.address() as { port: number }).port;
+  srv.close();
+  await once(srv, 'close');
+  return port;
+}
+
+/** Waits until probePath answers 200 with this key, polling every few ms; rejects on exit or timeout. */
+async function awaitFirstAnswer(child: ChildProcess, base: string, probePath: string, key: string, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error('the service exited during start-up');
+    try {
+      const r = await get(base, probePath, { authorization: `Bearer ${key}` }, 2000);
+      if (r.status === 200) return;
+      throw new Error(`start-up probe ${probePath} answered ${r.status}: ${r.body.toString().slice(0, 300)}`);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ECONNREFUSED' && code !== 'ECONNRESET') throw err;
+    }
+    if (performance.now() > deadline) throw new Error(`the service did not answer within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Spawns the service on a free port with rate limits out of the way and logs at warn. */
+export async function startService(build: ServiceBuild, store: BenchStore, probe: { path: string; key: string }, extraNodeArgs: string[] = []): Promise<RunningService> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // The per-key token bucket would otherwise answer 429 within a second of load.
+  const args = ['serve', '--db', store.url, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000'];
+  const started = performance.now();
+  const child = spawn(process.execPath, [...extraNodeArgs, ...build.nodeArgs, ...args], { cwd: store.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+  try {
+    await awaitFirstAnswer(child, base, probe.path, probe.key, 60_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${store.kind} service: ${(err as Error).message}\n${stderr}`);
+  }
+  const startupMs = performance.now() - started;
+  return {
+    base,
+    pid: child.pid!,
+    startupMs,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Prometheus metrics of one service instance. Each instance has its own registry (never
+ * prom-client's global one), so several servers can live in one process, as tests build them.
+ * Names and labels are listed in docs/operations.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { StoreObserver } from '../store/timed-store.js';
+import type { RateDecision, RateLimiter } from './rate-limit.js';
+
+/** The instruments of one service instance. */
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'route' | 'method' | 'status'>;
+  httpDuration: Histogram<'route' | 'method' | 'status'>;
+  storeDuration: Histogram<'operation' | 'outcome'>;
+  rateLimitRejections: Counter;
+  rateLimiterFailOpen: Counter;
+}
+
+/** A source of pool counts: PostgresStore has one, SQLite has no pool. */
+export interface PoolStatsSource {
+  poolStats(): { total: number; idle: number; waiting: number };
+}
+
+/** Routes without a pattern (no route matched) share one label value, so raw URLs never become labels. */
+const UNMATCHED = 'unmatched';
+
+/** Creates a registry with the service's instruments and Node's process metrics. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'crs_http_requests_total',
+      help: 'HTTP requests answered, by route pattern, method and status code',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'crs_http_request_duration_seconds',
+      help: 'time from receiving a request to finishing its response, by route pattern, method and status code',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    storeDuration: new Histogram({
+      name: 'crs_store_query_duration_seconds',
+      help: 'time of one store call, by operation (store method) and outcome (ok or error)',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers,
+    }),
+    rateLimitRejections: new Counter({
+      name: 'crs_rate_limit_rejections_total',
+      help: 'requests refused with 429 because the API key had no tokens left',
+      registers,
+    }),
+    rateLimiterFailOpen: new Counter({
+      name: 'crs_rate_limiter_fail_open_total',
+      help: 'requests allowed without a rate limit check because Redis did not answer',
+      registers,
+    }),
+  };
+}
+
+/** A plugin recording every answered request by its route pattern and status code. */
+export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void {
+  return (app) => {
+    app.addHook('onResponse', async (request, reply) => {
+      const labels = { route: request.routeOptions.url ?? UNMATCHED, method: request.method, status: String(reply.statusCode) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    });
+  };
+}
+
+/** The observer that feeds store call timings (src/store/timed-store.ts) into the histogram. */
+export function storeObserver(metrics: Metrics): StoreObserver {
+  return (operation, outcome, seconds) => metrics.storeDuration.observe({ operation, outcome }, seconds);
+}
+
+/** Wraps a limiter so each refusal is counted. */
+export function countRejections(limiter: RateLimiter, metrics: Metrics): RateLimiter {
+  return {
+    async take(key: string): Promise<RateDecision> {
+      const d = await limiter.take(key);
+      if (!d.allowed) metrics.rateLimitRejections.inc();
+      return d;
+    },
+    close: () => limiter.close(),
+  };
+}
+
+/** True when a store reports its pool (PostgreSQL). */
+export function hasPoolStats(store: object): store is PoolStatsSource {
+  return typeof (store as Partial<PoolStatsSource>).poolStats === 'function';
+}
+
+/** Adds gauges read from the pool at each scrape: open, idle, and callers waiting for a connection. */
+export function watchPool(metrics: Metrics, source: PoolStatsSource): void {
+  const gauge = (name: string, help: string, pick: (s: ReturnType<PoolStatsSource['poolStats']>) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      collect() {
+        this.set(pick(source.poolStats()));
+      },
+    });
+  };
+  gauge('crs_pg_pool_connections', 'PostgreSQL connections open in the pool', (s) => s.total);
+  gauge('crs_pg_pool_idle_connections', 'PostgreSQL connections open and idle in the pool', (s) => s.idle);
+  gauge('crs_pg_pool_waiting_requests', 'store calls waiting for a free PostgreSQL connection', (s) => s.waiting);
+}

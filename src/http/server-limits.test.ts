@@ -1,0 +1,76 @@
+/** Socket limits as a client meets them: oversized headers, slow headers, idle keep-alive connections. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/load-config.js';
+import { startService, type Service } from './service.js';
+
+let dir: string;
+let svc: Service;
+let port: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crs-limits-'));
+  const config = loadConfig(
+    {},
+    { DATABASE_URL: join(dir, 'store.db'), HOST: '127.0.0.1', PORT: '0', MAX_HEADER_BYTES: '2048', HEADERS_TIMEOUT_MS: '500', KEEP_ALIVE_TIMEOUT_MS: '300' },
+  );
+  svc = await startService(config, { logger: false });
+  port = Number(new URL(svc.url).port);
+});
+afterAll(async () => {
+  await svc?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes `text` on a new connection and collects everything until the server closes it. */
+function exchange(text: string, opts: { keepOpen?: boolean } = {}): Promise<{ reply: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect({ host: '127.0.0.1', port });
+    let reply = '';
+    let sentAt = 0;
+    socket.on('data', (d) => (reply += d.toString()));
+    socket.once('error', reject);
+    socket.once('close', () => resolve({ reply, closedAfterMs: Date.now() - sentAt }));
+    socket.once('connect', () => {
+      sentAt = Date.now();
+      socket.write(text);
+      if (!opts.keepOpen) socket.end();
+    });
+  });
+}
+
+/** The JSON body of a raw HTTP response. */
+function bodyOf(reply: string): unknown {
+  return JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4));
+}
+
+describe('server limits', () => {
+  it('answers 431 with the error body when the headers exceed MAX_HEADER_BYTES', async () => {
+    const { reply } = await exchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(4096)}\r\n\r\n`);
+    expect(reply).toMatch(/^HTTP\/1\.1 431 /);
+    expect(reply).toMatch(/\r\nConnection: close\r\n/i);
+    expect(bodyOf(reply)).toEqual({ message: expect.any(String), code: 'invalid_request', issues: [] });
+  });
+
+  it('serves headers just under the limit', async () => {
+    const res = await fetch(`${svc.url}/healthz`, { headers: { 'x-padding': 'a'.repeat(1500) } });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 408 and closes when the headers do not arrive within HEADERS_TIMEOUT_MS', async () => {
+    const { reply, closedAfterMs } = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\n', { keepOpen: true });
+    expect(reply).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(reply)).toEqual({ message: expect.any(String), code: 'invalid_request', issues: [] });
+    expect(closedAfterMs).toBeLessThan(10_000); // not stuck: Node's default check interval alone is 30 s
+  });
+
+  it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
+    const { reply, closedAfterMs } = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', { keepOpen: true });
+    expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+    expect(reply).toMatch(/keep-alive: timeout=0/i);
+    expect(closedAfterMs).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,44 @@
+/** Socket time-outs and size limits of the HTTP server, as Fastify options. */
+import type { ServerOptions } from 'node:http';
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../config/settings.js';
+import { clientErrorHandler } from './client-errors.js';
+
+/** The limits a server is built with, in milliseconds and bytes. */
+export interface ServerLimits {
+  requestTimeout: number;
+  headersTimeout: number;
+  keepAliveTimeout: number;
+  maxHeaderBytes: number;
+}
+
+/** The limits a configuration sets. */
+export function serverLimitsOf(config: Config): ServerLimits {
+  return {
+    requestTimeout: config.requestTimeout,
+    headersTimeout: config.headersTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    maxHeaderBytes: config.maxHeaderBytes,
+  };
+}
+
+/** Fastify options enforcing `limits`; parser rejections (431, 408, 400) answer with the spec's error body. */
+export function limitOptions(limits: ServerLimits | undefined): Partial<FastifyServerOptions> & { http?: ServerOptions } {
+  if (limits === undefined) return { clientErrorHandler };
+  return {
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    // A socket silent for as long as a whole request may take is dead or hostile.
+    connectionTimeout: limits.requestTimeout,
+    http: {
+      requestTimeout: limits.requestTimeout,
+      // Node refuses a headers time-out longer than the request time-out.
+      headersTimeout: Math.min(limits.headersTimeout, limits.requestTimeout),
+      maxHeaderSize: limits.maxHeaderBytes,
+      // Node checks the two time-outs above only this often (30 s by default), which would let a
+      // slow client hold a socket far past HEADERS_TIMEOUT_MS.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeout),
+    },
+    clientErrorHandler,
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Row writes of the SQLite adapter, shared by writeBatch (after its version rule has said
+ * "stored") and importRows (which copies rows as they are, without the rule).
+ */
+import type Database from 'better-sqlite3';
+import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
+import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+/** Prepares (or reuses) a statement of the store's connection. */
+export type Prepare = (sql: string) => Statement;
+
+/** An execution's stored sort key and scenarios: where its scenario index rows sit. */
+export interface StoredExecutionIndex {
+  sortKey: string;
+  scenarioIds: string[];
+}
+
+/** Writes a customer's record over whatever row the customer had. */
+export function upsertCustomer(stmt: Prepare, c: CustomerUpsert): void {
+  stmt(
+    `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, etag, body, wire, gz)
+     VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, customer_key) DO UPDATE SET has_record = 1, is_company = excluded.is_company,
+       version_key = excluded.version_key, etag = excluded.etag, body = excluded.body,
+       wire = excluded.wire, gz = excluded.gz`,
+  ).run(c.project, c.key, c.isCompany ? 1 : 0, c.versionKey, c.etag, c.body, c.wire, c.gz);
+}
+
+/** Makes a customer known; a bare row never erases a record already there. */
+export function ensureCustomer(stmt: Prepare, project: string, customerKey: string): void {
+  stmt('INSERT OR IGNORE INTO customers (project, customer_key) VALUES (?, ?)').run(project, customerKey);
+}
+
+/** Writes an alert over the stored one. */
+export function upsertAlert(stmt: Prepare, a: AlertUpsert): void {
+  stmt(
+    `INSERT INTO alerts (project, alert_key, version_key, etag, body, wire, gz) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, etag = excluded.etag,
+       body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
+  ).run(a.project, a.key, a.versionKey, a.etag, a.body, a.wire, a.gz);
+}
+
+/** Writes an execution over `previous`, moving its scenario index rows to the new sort key. */
+export function replaceExecution(stmt: Prepare, e: ExecutionUpsert, previous: StoredExecutionIndex | undefined): void {
+  if (previous !== undefined) {
+    const del = stmt(
+      `DELETE FROM execution_scenarios
+       WHERE project = ? AND customer_key = ? AND scenario_id = ? AND sort_key = ? AND execution_id = ?`,
+    );
+    for (const s of previous.scenarioIds) del.run(e.project, e.customerKey, s, previous.sortKey, e.executionId);
+  }
+  const scenarioIds = [...new Set(e.scenarioIds)];
+  stmt(
+    `INSERT INTO executions
+       (project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, etag, body, wire, gz)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, customer_key, execution_id) DO UPDATE SET sort_key = excluded.sort_key,
+       status = excluded.status, object_types = excluded.object_types, scenario_ids = excluded.scenario_ids,
+       etag = excluded.etag, body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
+  ).run(
+    e.project,
+    e.customerKey,
+    e.executionId,
+    e.versionKey,
+    e.status,
+    e.objectTypes,
+    JSON.stringify(scenarioIds),
+    e.etag,
+    e.body,
+    e.wire,
+    e.gz,
+  );
+  const ins = stmt(
+    `INSERT OR IGNORE INTO execution_scenarios (project, customer_key, scenario_id, sort_key, execution_id)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  for (const s of scenarioIds) ins.run(e.project, e.customerKey, s, e.versionKey, e.executionId);
+}
+
+/** Writes one chunk of exported rows as they are; the caller wraps it in a transaction. */
+export function importSqliteRows(stmt: Prepare, rows: readonly StoreRow[]): void {
+  for (const row of rows) {
+    switch (row.kind) {
+      case 'customer':
+        upsertCustomer(stmt, row);
+        break;
+      case 'bareCustomer':
+        ensureCustomer(stmt, row.project, row.customerKey);
+        break;
+      case 'alert':
+        upsertAlert(stmt, row);
+        break;
+      case 'execution': {
+        // Customers come first in an export, but an execution must never be left without one.
+        ensureCustomer(stmt, row.project, row.customerKey);
+        // Only a forced copy meets a stored version, whose index rows must go.
+        const prev = stmt(
+          'SELECT sort_key, scenario_ids FROM executions WHERE project = ? AND customer_key = ? AND execution_id = ?',
+        ).get(row.project, row.customerKey, row.executionId) as { sort_key: string; scenario_ids: string } | undefined;
+        const previous = prev && { sortKey: prev.sort_key, scenarioIds: JSON.parse(prev.scenario_ids) as string[] };
+        replaceExecution(stmt, row, previous);
+        break;
+      }
+      case 'apiKey':
+        stmt(
+          `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET project = excluded.project, name = excluded.name, scopes = excluded.scopes,
+             hash = excluded.hash, created_at = excluded.created_at, expires_at = excluded.expires_at,
+             revoked_at = excluded.revoked_at`,
+        ).run(...apiKeyValues(row.record));
+        break;
+    }
+  }
+}
