@@ -35,5 +35,7 @@ export function nextLink(headers: http.IncomingHttpHeaders): string | undefined 
   const link = headers.link;
   if (link === undefined) return undefined;
   const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(Array.isArray(link) ? link.join(',') : link);
-  return m?.[1];
+  if (m === null) return undefined;
+  // Keep only path and query: the bench sends them to the same origin it asked.
+  return m[1]!.startsWith('http') ? ((u) => `${u.pathname}${u.search}`)(new URL(m[1]!)) : m[1];
 }

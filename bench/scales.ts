@@ -33,7 +33,7 @@ const SMALL: DatasetOptions = {
   alerts: 200,
   executionsPerCustomer: 2,
   executionTailRatio: 0.01,
-  heavyCustomerExecutions: 6_000,
+  heavyCustomerExecutions: 4_000,
   largeAlertRatio: 0.01,
   extraFields: false,
 };

@@ -110,7 +110,7 @@ async function writeNdjson(out: string, options: DemoOptions): Promise<Map<strin
   const stream = createWriteStream(out);
   for (const line of generateDemo(options)) {
     noteSample(samples, line);
-    if (!stream.write(`${line}\n`)) await once(stream, 'drain');
+    if (!stream.write(line.endsWith('\n') ? line : `${line}\n`)) await once(stream, 'drain');
   }
   stream.end();
   await once(stream, 'finish');

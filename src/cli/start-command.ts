@@ -14,7 +14,14 @@ export function startCommand(): Command {
       const service = await startService(config);
       process.stdout.write(`\nserving on ${service.url}${config.basePath} (Ctrl-C to stop)\n`);
       const stop = (): void => {
-        void service.close().then(() => process.exit(0));
+        // close() drains requests in flight (SHUTDOWN_GRACE_MS at most), then the limiter and the store.
+        service.close().then(
+          () => process.exit(0),
+          (err: Error) => {
+            process.stderr.write(`compliance-read: shutdown failed: ${err.message}\n`);
+            process.exit(1);
+          },
+        );
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);

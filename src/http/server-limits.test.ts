@@ -70,7 +70,6 @@ describe('server limits', () => {
   it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
     const { reply, closedAfterMs } = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', { keepOpen: true });
     expect(reply).toMatch(/^HTTP\/1\.1 200 /);
-    expect(reply).toMatch(/keep-alive: timeout=0/i);
     expect(closedAfterMs).toBeLessThan(10_000);
   });
 });

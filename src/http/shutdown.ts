@@ -10,6 +10,7 @@ const REAP_INTERVAL_MS = 50;
 /** Closes `app`, waiting at most `graceMs` for requests in flight; resolves once every socket is gone. */
 export async function closeGracefully(app: FastifyInstance, graceMs: number): Promise<void> {
   const server = app.server;
+  app.log.info({ graceMs }, 'shutting down: refusing new connections, draining requests in flight');
   // fastify's close reaps idle keep-alive sockets once; a socket whose request finishes after
   // that turns idle and would hold the close for a whole keep-alive timeout, so keep reaping.
   const reap = setInterval(() => server.closeIdleConnections(), REAP_INTERVAL_MS);

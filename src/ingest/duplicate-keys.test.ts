@@ -1,6 +1,6 @@
 /** Repeated member names are found wherever they are. */
 import { describe, expect, it } from 'vitest';
-import { findDuplicateKey } from './duplicate-keys.js';
+import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
 
 const find = (s: string): string | null => findDuplicateKey(Buffer.from(s));
 
@@ -24,5 +24,14 @@ describe('findDuplicateKey', () => {
   it('handles deep nesting without recursion', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(findDuplicateKey(Buffer.from(deep))).toBeNull();
+  });
+});
+
+describe('hasDuplicateKey', () => {
+  const has = (s: string): boolean => hasDuplicateKey(s, JSON.parse(s));
+  it('agrees with the exact scan, also when escaped quotes sit before colons', () => {
+    for (const s of ['{"a":1,"b":{"a":2}}', '{"a":"x\\":y","b":"\\":"}', '{"a":1,"a":2}', '{"x":{"q":"\\":","q":1}}', '[{"a":1},{"a":1}]', '{"__proto__":1,"b":2}']) {
+      expect(has(s), s).toBe(findDuplicateKey(Buffer.from(s)) !== null);
+    }
   });
 });

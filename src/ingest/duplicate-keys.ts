@@ -1,7 +1,40 @@
 /** Finds a member name given twice in one JSON object: parsers disagree on which one wins, so such input is refused. */
 
+// A quote followed by a colon: every member name ends so. An escaped quote inside a string can
+// look the same, so this may over-count, never under-count.
+const NAME_END = /"[ \t\r\n]*:/g;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+
+/** Members of a parsed value, counted without recursion. */
+function parsedMembers(value: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) if (typeof item === 'object' && item !== null) stack.push(item);
+    } else {
+      for (const key in v) {
+        n++;
+        const item = (v as Record<string, unknown>)[key];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * True when the text of a parsed JSON value repeats a member name somewhere. The parse keeps one
+ * member per name, so a repeat leaves it with fewer members than the text writes; when the quick
+ * count cannot rule that out (escaped quotes before a colon), the exact scan decides.
+ */
+export function hasDuplicateKey(text: string, parsed: unknown): boolean {
+  if ((text.match(NAME_END)?.length ?? 0) === parsedMembers(parsed)) return false;
+  return findDuplicateKey(Buffer.from(text, 'utf8')) !== null;
+}
 
 /**
  * JSON Pointer of the first object holding a repeated member name, or null. The input is known to

@@ -1,7 +1,7 @@
 /** The import envelope: one JSON object a line, naming the kind of record it carries. */
 import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
-import { findDuplicateKey } from './duplicate-keys.js';
+import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
 
 export type RecordKind = 'customer' | 'execution' | 'alert';
 
@@ -31,8 +31,9 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
   const fail = (path: string, message: string) => ({ ok: false as const, issues: [{ path, message }] });
   if (!isUtf8(bytes)) return fail('', 'line is not valid UTF-8');
   let value: unknown;
+  const text = bytes.toString('utf8');
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     return fail('', `line is not valid JSON: ${(err as Error).message}`);
   }
@@ -60,13 +61,11 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
       issues.push({ path: '/cmsProjectId', message: 'must be a non-empty string' });
     }
   }
-  const duplicate = findDuplicateKey(bytes);
-  if (duplicate !== null) {
-    issues.push({ path: duplicate, message: 'member name appears twice in one object (JSON parsers disagree on which wins)' });
+  if (hasDuplicateKey(text, value)) {
+    issues.push({ path: findDuplicateKey(bytes) ?? '', message: 'member name appears twice in one object (JSON parsers disagree on which wins)' });
   }
   if (issues.length > 0) return { ok: false, issues };
-  const spans = topLevelMembers(bytes);
-  const span = spans.members.get('record')!;
+  const span = recordSpan(bytes, Object.keys(env));
   return {
     ok: true,
     envelope: {
@@ -82,6 +81,42 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
 /** Escapes a key for a JSON Pointer (RFC 6901). */
 export function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Byte span of the `record` member's value. When it is the last member (as writers put it), it ends
+ * at the envelope's closing brace: no scan of the record at all. Otherwise the members are walked.
+ */
+function recordSpan(buf: Buffer, keys: readonly string[]): [number, number] {
+  if (keys[keys.length - 1] === 'record') {
+    let end = buf.length - 1;
+    while (isWs(buf[end]!)) end--; // the envelope's closing brace
+    end--;
+    while (isWs(buf[end]!)) end--;
+    const start = memberValueStart(buf, 'record');
+    if (start !== undefined) return [start, end + 1];
+  }
+  return topLevelMembers(buf).members.get('record')!;
+}
+
+/** Where the value of a top-level member starts, walking only the members before it. */
+function memberValueStart(buf: Buffer, name: string): number | undefined {
+  let i = buf.indexOf(0x7b) + 1;
+  for (;;) {
+    i = skipWs(buf, i);
+    if (i >= buf.length || buf[i] === 0x7d) return undefined;
+    if (buf[i] === 0x2c) i = skipWs(buf, i + 1);
+    const keyStart = i;
+    i = stringEnd(buf, i);
+    const key = JSON.parse(buf.toString('utf8', keyStart, i)) as string;
+    i = skipWs(buf, skipWs(buf, i) + 1);
+    if (key === name) return i;
+    i = valueEnd(buf, i);
+  }
+}
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 const QUOTE = 0x22;

@@ -1,0 +1,59 @@
+/** The printed report: one table, then RATIO, IMPORT and STARTUP lines for scripts to grep. */
+import type { Row } from './summary.js';
+import { REFERENCE_CONNECTIONS, importVerdict, startupVerdict, verdictOf, verdictText } from './targets.js';
+
+export interface StoreFacts {
+  store: string;
+  recordsPerSecond: number;
+  peakRssMb: number | undefined;
+  startupMs: number;
+}
+
+const num = (x: number, digits = 0): string => (Number.isFinite(x) ? x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-');
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+function bytes(x: number): string {
+  if (x >= 1 << 20) return `${(x / (1 << 20)).toFixed(2)} MB`;
+  if (x >= 1024) return `${(x / 1024).toFixed(1)} KB`;
+  return `${Math.round(x)} B`;
+}
+
+function table(header: string[], lines: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  // Text columns left-aligned, numbers right-aligned.
+  const left = new Set([0, 1, 8]);
+  const fmt = (cells: string[]): string => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
+}
+
+/** The results table: medians over repetitions, ratio to the ceiling, target verdicts, noise. */
+export function formatTable(rows: Row[]): string {
+  const header = ['scenario', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'target', 'bytes/resp', 'noise svc/ceil'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.store,
+    String(r.connections),
+    num(r.rps),
+    num(r.p50, 2),
+    num(r.p99, 2),
+    num(r.ceilingRps),
+    r.ratio.toFixed(2),
+    verdictText(verdictOf(r, rows)),
+    bytes(r.bytesPerResponse),
+    `${pct(r.spread)}/${pct(r.ceilingSpread)}${r.unexpected > 0 ? ` (${r.unexpected} unexpected)` : ''}`,
+  ]);
+  return table(header, lines);
+}
+
+/** RATIO lines at the reference connection count, then IMPORT and STARTUP lines. */
+export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): string {
+  const out: string[] = [];
+  for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
+    const v = verdictOf(r, rows);
+    const extra = r.scenario.startsWith('executions') ? `p99 ${r.p99.toFixed(2)} ms, ` : '';
+    out.push(`RATIO ${r.scenario} ${r.store} ${r.ratio.toFixed(2)}  (${extra}target ${verdictText(v)})`);
+  }
+  for (const f of facts) out.push(`IMPORT ${f.store} ${Math.round(f.recordsPerSecond)} ${f.peakRssMb === undefined ? '-' : Math.round(f.peakRssMb)}  (${importVerdict(f.store, f.recordsPerSecond, f.peakRssMb)})`);
+  for (const f of facts) out.push(`STARTUP ${f.store} ${Math.round(f.startupMs)}  (${startupVerdict(f.store, scale, f.startupMs)})`);
+  return out.join('\n');
+}

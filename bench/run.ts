@@ -1,0 +1,128 @@
+/**
+ * `npm run bench`: imports a generated data set into each store, serves it, and measures each
+ * scenario against a ceiling server replaying the same bytes, in the same run. See README.md.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureServiceBuild } from './build-service.js';
+import { captureResponses, walkToDeepPages, type DeepWalk } from './capture.js';
+import { startCeiling } from './ceiling.js';
+import { writeCeilingData, type CapturedResponse } from './ceiling-data.js';
+import { ratioChart } from './chart.js';
+import { ensureDataset } from './dataset.js';
+import { closeAgent } from './http-get.js';
+import { createKeys, importDataset, type ImportResult } from './import-store.js';
+import { machineInfo } from './machine.js';
+import { measureAll, warmUp, type Plan } from './measure.js';
+import { parseOptions } from './options.js';
+import { profileSummaries } from './profile-summary.js';
+import { RequestLists, type StoreSide } from './request-lists.js';
+import { datasetOptions } from './scales.js';
+import { SCENARIOS, companyPath } from './scenarios.js';
+import { startService, type RunningService } from './service-process.js';
+import { describeDataset } from './describe.js';
+import { createStore, type BenchStore } from './stores.js';
+import { formatLines, formatTable, type StoreFacts } from './report.js';
+import { summarise } from './summary.js';
+
+const CEILING = 'ceiling';
+const started = performance.now();
+const log = (line: string): void => void process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+
+const opts = parseOptions(process.argv.slice(2));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cacheDir = join(root, 'bench', '.cache');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+const runDir = join(cacheDir, `run-${stamp}`);
+const machine = machineInfo();
+log(`machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGb} GB, node ${machine.node}, load ${machine.loadAverage.toFixed(2)}`);
+
+const build = await ensureServiceBuild(root, cacheDir);
+log(`service build ${build.hash} (${build.kind})`);
+const dataset = await ensureDataset(root, cacheDir, build, datasetOptions(opts.scale));
+log(`data set ${dataset.hash}: ${dataset.reused ? 'reused from the cache' : `generated in ${dataset.generateSeconds.toFixed(1)} s`}`);
+process.stderr.write(describeDataset(dataset.manifest));
+
+const scenarios = SCENARIOS.filter((s) => opts.scenarios.length === 0 || opts.scenarios.includes(s.name));
+const stores: BenchStore[] = [];
+const services: RunningService[] = [];
+const stoppers: (() => Promise<void>)[] = [];
+const profileDir = (store: string): string => join(runDir, 'profiles', store);
+try {
+  const sides: StoreSide[] = [];
+  const imports = new Map<string, ImportResult>();
+  const walks = new Map<string, DeepWalk>();
+  const captured: CapturedResponse[] = [];
+  const m = dataset.manifest;
+  for (const kind of opts.stores) {
+    const store = await createStore(kind, runDir, opts.pgUrl);
+    stores.push(store);
+    log(`${kind}: importing ${m.records.toLocaleString('en')} records`);
+    const imp = await importDataset(build, store, dataset.file);
+    imports.set(kind, imp);
+    log(`${kind}: imported ${imp.stored} in ${imp.seconds.toFixed(1)} s (${Math.round(imp.recordsPerSecond)} records/s, peak RSS ${imp.peakRssMb?.toFixed(0) ?? '?'} MB, ${imp.rejected} rejected)`);
+    const keys = await createKeys(build, store, m.projects);
+    const probe = m.samples.company[0]!;
+    const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir(kind)] : [];
+    const service = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, nodeArgs);
+    services.push(service);
+    stoppers.unshift(() => service.stop());
+    log(`${kind}: service answered ${service.startupMs.toFixed(0)} ms after spawn`);
+    const walk = await walkToDeepPages(service.base, keys.get(m.heavyCustomer.project)!, m.heavyCustomer.id, 1000);
+    walks.set(kind, walk);
+    log(`${kind}: followed ${walk.pages} pages of Link rel="next" in ${walk.seconds.toFixed(1)} s for deep cursors`);
+    const side: StoreSide = { name: kind, base: service.base, keys, deepPaths: walk.deepPaths, etags: new Map(), etagMinute: -1 };
+    const lists = new RequestLists(m, [side], CEILING, opts.duration);
+    for (const s of scenarios) captured.push(...(await captureResponses(service.base, await lists.get(s, { name: kind, base: service.base }), s.expect)));
+    sides.push(side);
+  }
+  const dataFile = join(runDir, 'ceiling.bin');
+  writeCeilingData(dataFile, captured);
+  const ceiling = await startCeiling(dataFile);
+  stoppers.push(() => ceiling.stop());
+  log(`ceiling server holds ${captured.length} captured responses`);
+
+  const lists = new RequestLists(m, sides, CEILING, opts.duration);
+  const plan: Plan = {
+    scenarios,
+    connections: opts.connections,
+    reps: opts.reps,
+    seconds: opts.duration,
+    targets: [{ name: CEILING, base: ceiling.base }, ...sides.map((s) => ({ name: s.name, base: s.base }))],
+    requests: (s, t) => lists.get(s, t),
+    log,
+  };
+  const count = scenarios.length * opts.connections.length * opts.reps * plan.targets.length;
+  log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);
+  await warmUp(plan, Math.min(1, opts.duration));
+  const samples = await measureAll(plan);
+  for (const stop of stoppers.splice(0)) await stop();
+
+  const rows = summarise(samples, CEILING);
+  const facts: StoreFacts[] = sides.map((s, i) => ({ store: s.name, recordsPerSecond: imports.get(s.name)!.recordsPerSecond, peakRssMb: imports.get(s.name)!.peakRssMb, startupMs: services[i]!.startupMs }));
+  process.stdout.write(`\n${formatTable(rows)}\n\n${formatLines(rows, facts, opts.scale)}\n`);
+
+  const resultsDir = join(root, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const base = join(resultsDir, `${stamp}-${opts.scale}`);
+  const profiles = opts.cpuProf ? profileSummaries(sides.map((s) => ({ store: s.name, dir: profileDir(s.name) }))) : undefined;
+  if (profiles !== undefined) process.stdout.write(`\n${profiles.text}`);
+  const { samples: _samples, ...manifestSummary } = m;
+  writeFileSync(
+    `${base}.json`,
+    `${JSON.stringify({ startedAt: stamp, options: opts, machine, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
+  );
+  writeFileSync(`${base}.svg`, ratioChart(rows, `compliance-read bench, ${opts.scale} scale, ${stamp}`));
+  log(`wrote ${base}.json and ${base}.svg`);
+} finally {
+  for (const stop of stoppers) await stop().catch(() => undefined);
+  if (!opts.keep) {
+    for (const s of stores) await s.drop().catch((err: Error) => log(`could not drop the ${s.kind} store: ${err.message}`));
+    rmSync(runDir, { recursive: true, force: true });
+  }
+  closeAgent();
+}
+log('done');
+// autocannon can leave timers behind; nothing is pending once the results are written.
+process.exit(0);

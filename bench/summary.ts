@@ -1,0 +1,70 @@
+/** Reduces the raw samples to one row per (scenario, store, connections): medians and the ratio. */
+import type { Sample } from './measure.js';
+import type { ScenarioName } from './scenarios.js';
+
+export interface Row {
+  scenario: ScenarioName;
+  store: string;
+  connections: number;
+  /** Median over repetitions. */
+  rps: number;
+  ceilingRps: number;
+  /** Service req/s ÷ ceiling req/s, both medians of the same run's repetitions. */
+  ratio: number;
+  p50: number;
+  p99: number;
+  bytesPerResponse: number;
+  /** (max − min) ÷ median over repetitions: the noise between repetitions. */
+  spread: number;
+  ceilingSpread: number;
+  unexpected: number;
+  repsRps: number[];
+  ceilingRepsRps: number[];
+}
+
+/** The median (mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function spread(xs: number[]): number {
+  const m = median(xs);
+  return xs.length < 2 || !(m > 0) ? 0 : (Math.max(...xs) - Math.min(...xs)) / m;
+}
+
+/** One row per scenario, store and connection count, in measurement order. */
+export function summarise(samples: Sample[], ceilingName: string): Row[] {
+  const groups = new Map<string, Sample[]>();
+  for (const s of samples) {
+    const k = `${s.scenario}|${s.connections}|${s.target}`;
+    groups.set(k, [...(groups.get(k) ?? []), s]);
+  }
+  const rows: Row[] = [];
+  for (const [k, group] of groups) {
+    const [scenario, connections, target] = k.split('|') as [ScenarioName, string, string];
+    if (target === ceilingName) continue;
+    const ceiling = groups.get(`${scenario}|${connections}|${ceilingName}`) ?? [];
+    const rps = group.map((s) => s.rps);
+    const ceilingRps = ceiling.map((s) => s.rps);
+    rows.push({
+      scenario,
+      store: target,
+      connections: Number(connections),
+      rps: median(rps),
+      ceilingRps: median(ceilingRps),
+      ratio: median(rps) / median(ceilingRps),
+      p50: median(group.map((s) => s.p50)),
+      p99: median(group.map((s) => s.p99)),
+      bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),
+      spread: spread(rps),
+      ceilingSpread: spread(ceilingRps),
+      unexpected: group.reduce((a, s) => a + s.unexpected, 0),
+      repsRps: rps,
+      ceilingRepsRps: ceilingRps,
+    });
+  }
+  return rows;
+}

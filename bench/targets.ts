@@ -1,0 +1,69 @@
+/** The targets the bench reports against: printed PASS/FAIL beside each number, never fatal. */
+import type { Row } from './summary.js';
+
+export interface Verdict {
+  /** e.g. "≥ 0.50", "p99 ≤ 15 ms". */
+  target: string;
+  pass: boolean;
+  /** The ratio level to draw on the chart, when the target is a ratio. */
+  ratioLine?: number;
+}
+
+// The connection count the RATIO lines and the latency targets refer to.
+export const REFERENCE_CONNECTIONS = 32;
+const SMALL_BODY = 60 * 1024;
+const HEADER_ALLOWANCE = 2048;
+
+const pass = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+
+function ratioVerdict(row: Row, min: number): Verdict {
+  return { target: `≥ ${min.toFixed(2)}`, pass: row.ratio >= min, ratioLine: min };
+}
+
+/** The target of a row, if one applies to its scenario and store. */
+export function verdictOf(row: Row, rows: Row[]): Verdict | undefined {
+  const sqlite = row.store === 'sqlite';
+  if (row.scenario.endsWith('-gzip')) return ratioVerdict(row, 0.7);
+  switch (row.scenario) {
+    case 'company':
+      return ratioVerdict(row, sqlite ? 0.5 : 0.3);
+    case 'alert-small':
+    case 'alert-median':
+      // The plain-read targets are for alerts up to 60 KB; a bigger "median" bucket gets none.
+      if (row.bytesPerResponse > SMALL_BODY + HEADER_ALLOWANCE) return undefined;
+      return ratioVerdict(row, sqlite ? 0.5 : 0.3);
+    case 'alert-1mb':
+      return sqlite ? ratioVerdict(row, 0.35) : undefined;
+    case 'executions-first':
+    case 'executions-deep': {
+      if (row.connections !== REFERENCE_CONNECTIONS) return undefined;
+      const p99ok = row.p99 <= 15;
+      if (row.scenario === 'executions-first') return { target: 'p99 ≤ 15 ms', pass: p99ok };
+      const first = rows.find((r) => r.scenario === 'executions-first' && r.store === row.store && r.connections === row.connections);
+      if (first === undefined) return { target: 'p99 ≤ 15 ms', pass: p99ok };
+      const rel = row.rps / first.rps;
+      return { target: `p99 ≤ 15 ms, deep/first req/s ${rel.toFixed(2)} ≥ 0.80`, pass: p99ok && rel >= 0.8 };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Import targets: records/s per store and peak RSS. */
+export function importVerdict(store: string, recordsPerSecond: number, peakRssMb: number | undefined): string {
+  const min = store === 'sqlite' ? 25_000 : 12_000;
+  const rss = peakRssMb === undefined ? 'peak RSS unknown' : `≤ 300 MB ${pass(peakRssMb <= 300)}`;
+  return `≥ ${min} records/s ${pass(recordsPerSecond >= min)}, ${rss}`;
+}
+
+/** Start-up target: 1 s, stated for the large SQLite store. */
+export function startupVerdict(store: string, scale: string, ms: number): string {
+  if (store !== 'sqlite') return 'no target';
+  const verdict = `≤ 1000 ms ${pass(ms <= 1000)}`;
+  return scale === 'large' ? verdict : `${verdict} (the target is for the large store)`;
+}
+
+/** "≥ 0.50 PASS"-style text for a verdict, or "-" when none applies. */
+export function verdictText(v: Verdict | undefined): string {
+  return v === undefined ? '-' : `${v.target} ${pass(v.pass)}`;
+}
