@@ -95,7 +95,7 @@ try {
   };
   const count = scenarios.length * opts.connections.length * opts.reps * plan.targets.length;
   log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);
-  await warmUp(plan, Math.min(1, opts.duration));
+  await warmUp(plan, Math.max(2, opts.duration), Math.max(1, opts.duration));
   const samples = await measureAll(plan);
   for (const stop of stoppers.splice(0)) await stop();
 

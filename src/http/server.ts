@@ -1,6 +1,7 @@
 /** Builds the Fastify application: the read routes behind the access door, files, errors, headers. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ServiceError } from '../contract/error-codes.js';
@@ -14,8 +15,6 @@ import { alertRoute } from './routes/alerts.js';
 import { companyDetailsRoute } from './routes/company-details.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
-import { OPERATIONS } from '../contract/operations.js';
-import { routePath } from './read-route.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 
 /** What the server is built from. */
@@ -32,6 +31,8 @@ export interface ServerDeps {
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
   /** Socket time-outs and header size limit; Node's defaults when absent. */
   limits?: ServerLimits;
+  /** Origins allowed by CORS; CORS stays off when empty. */
+  corsOrigins?: readonly string[];
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -62,9 +63,29 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    if (request.url.startsWith(`${deps.basePath}/`) && !request.url.startsWith(`${deps.basePath}/files/`) && !acceptsJson(request.headers.accept)) {
-      throw new ServiceError('not_acceptable', 'this service answers application/json only');
+    if (request.url.startsWith(`${deps.basePath}/`)) {
+      // JSON (and file downloads, which set a stricter one): nothing in them may run or be framed.
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+      if (!request.url.startsWith(`${deps.basePath}/files/`) && !acceptsJson(request.headers.accept)) {
+        throw new ServiceError('not_acceptable', 'this service answers application/json only');
+      }
     }
+  });
+  const cors = deps.corsOrigins !== undefined && deps.corsOrigins.length > 0;
+  if (cors) {
+    await app.register(fastifyCors, {
+      origin: [...deps.corsOrigins!],
+      methods: ['GET', 'HEAD'],
+      allowedHeaders: ['Authorization', 'If-None-Match', 'X-Request-Id'],
+      exposedHeaders: ['ETag', 'Link', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+      maxAge: 600,
+    });
+  }
+  // Every GET path, the plugins' included, answers other methods with 405 and Allow, not 404.
+  const paths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) paths.add(route.url);
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async () => {
@@ -83,16 +104,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   companyDetailsRoute(routeDeps);
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
-  const paths = Object.values(OPERATIONS).map((op) => routePath(deps.basePath, op.path));
-  if (deps.localFiles !== undefined) {
-    fileDownloadRoute(app, deps.basePath, deps.localFiles);
-    paths.push(`${deps.basePath}/files/:objectKey`);
-  }
+  if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
   for (const plugin of deps.plugins ?? []) await plugin(app);
-  // Known paths answer other methods with 405 and Allow, not 404.
-  for (const url of paths) {
+  // With CORS on, OPTIONS is the preflight's, answered by the CORS plugin.
+  const refused = cors ? OTHER_METHODS.filter((m) => m !== 'OPTIONS') : [...OTHER_METHODS];
+  await app.after();
+  for (const url of [...paths]) {
     app.route({
-      method: [...OTHER_METHODS],
+      method: refused,
       url,
       handler: async (_request, reply) => {
         reply.header('allow', 'GET, HEAD');

@@ -116,6 +116,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     basePath: config.basePath,
     cacheControl: config.cacheControl,
     limits: serverLimitsOf(config),
+    corsOrigins: config.corsOrigins,
     plugins: [
       requestMetrics(metrics),
       healthRoutes(store),

@@ -188,3 +188,17 @@ describe('a key of project B', () => {
     expect(items.map((e) => e.execution_id)).toEqual(['exec-0000']);
   });
 });
+
+describe('hardening headers', () => {
+  it('sends no X-Powered-By, a strict CSP on JSON and no CORS headers unless configured', async () => {
+    const res = await get(`/v1/alerts/${ALERT}`, keyA, { origin: 'https://evil.example' });
+    expect(res.headers.get('x-powered-by')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers 405 to PUT on a record path', async () => {
+    const res = await fetch(`${svc.url}/v1/companies/${COMPANY}/details`, { method: 'PUT', headers: { authorization: `Bearer ${keyA}` } });
+    expect(res.status).toBe(405);
+  });
+});

@@ -37,7 +37,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Imports `lines` into a fresh store and serves it. */
-export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number } = {}): Promise<TestService> {
+export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[] } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
   const input = join(dir, 'input.ndjson');
   writeFileSync(input, lines.join('\n') + '\n');
@@ -55,6 +55,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
     logger: false,
     basePath: '/v1',
     cacheControl: 'no-store',
+    corsOrigins: opts.corsOrigins,
   });
   const url = await app.listen({ port, host: '127.0.0.1' });
   return {
