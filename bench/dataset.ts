@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createGzip } from 'node:zlib';
 import type { DemoOptions } from '../src/demo/index.js';
 import type { ServiceBuild } from './build-service.js';
 import { hashOf, isServiceSource, listFiles } from './hashing.js';
@@ -27,13 +28,17 @@ async function loadGenerator(build: ServiceBuild): Promise<Generator> {
   return mod.generateDemo;
 }
 
-/** Returns the cached data set for these options, generating it first if needed. */
-export async function ensureDataset(root: string, cacheDir: string, build: ServiceBuild, options: DatasetOptions): Promise<Dataset> {
+/**
+ * Returns the cached data set for these options, generating it first if needed. With `gzip` the
+ * file is stored gzip-compressed (level 1), which `import` reads natively: large is ~24 GB of
+ * NDJSON and its SQLite store ~1.4 times that, more than this machine's free disk holds together.
+ */
+export async function ensureDataset(root: string, cacheDir: string, build: ServiceBuild, options: DatasetOptions, gzip = false): Promise<Dataset> {
   // The generator lives in src/demo and draws enumerations and code lists from src/contract.
   const sources = listFiles(root, ['src/demo', 'src/contract'], isServiceSource);
-  const hash = hashOf(root, sources, options);
+  const hash = hashOf(root, sources, gzip ? { options, gzip } : options);
   const dir = join(cacheDir, `data-${hash}`);
-  const file = join(dir, 'data.ndjson');
+  const file = join(dir, gzip ? 'data.ndjson.gz' : 'data.ndjson');
   const manifestFile = join(dir, 'manifest.json');
   if (existsSync(manifestFile)) {
     const saved = JSON.parse(readFileSync(manifestFile, 'utf8')) as { manifest: Manifest; generateSeconds: number };
@@ -41,7 +46,7 @@ export async function ensureDataset(root: string, cacheDir: string, build: Servi
   }
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
-  const manifest = await generate(await loadGenerator(build), options, `${file}.tmp`);
+  const manifest = await generate(await loadGenerator(build), options, `${file}.tmp`, gzip);
   const generateSeconds = (performance.now() - started) / 1000;
   renameSync(`${file}.tmp`, file);
   // The manifest is written last: its presence marks a complete data set.
@@ -49,9 +54,12 @@ export async function ensureDataset(root: string, cacheDir: string, build: Servi
   return { file, manifest, hash, reused: false, generateSeconds, options };
 }
 
-async function generate(generateDemo: Generator, options: DatasetOptions, out: string): Promise<Manifest> {
+async function generate(generateDemo: Generator, options: DatasetOptions, out: string, gzip: boolean): Promise<Manifest> {
   rmSync(out, { force: true });
-  const stream = createWriteStream(out);
+  const file = createWriteStream(out);
+  // zlib runs on the libuv pool, so compression mostly uses the second core, not the generator's.
+  const stream = gzip ? createGzip({ level: 1 }) : file;
+  if (gzip) stream.pipe(file);
   const scanner = new DatasetScanner();
   let batch: string[] = [];
   let batchBytes = 0;
@@ -75,6 +83,6 @@ async function generate(generateDemo: Generator, options: DatasetOptions, out: s
     }
   }
   stream.end(batch.join(''));
-  await once(stream, 'finish');
+  await once(file, 'finish');
   return scanner.finish();
 }

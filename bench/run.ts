@@ -18,7 +18,7 @@ import { measureAll, warmUp, type Plan } from './measure.js';
 import { parseOptions } from './options.js';
 import { profileSummaries } from './profile-summary.js';
 import { RequestLists, type StoreSide } from './request-lists.js';
-import { datasetOptions } from './scales.js';
+import { compressedDataset, datasetOptions } from './scales.js';
 import { SCENARIOS, companyPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
@@ -40,7 +40,7 @@ log(`machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGb} GB
 
 const build = await ensureServiceBuild(root, cacheDir);
 log(`service build ${build.hash} (${build.kind})`);
-const dataset = await ensureDataset(root, cacheDir, build, datasetOptions(opts.scale));
+const dataset = await ensureDataset(root, cacheDir, build, datasetOptions(opts.scale), compressedDataset(opts.scale));
 log(`data set ${dataset.hash}: ${dataset.reused ? 'reused from the cache' : `generated in ${dataset.generateSeconds.toFixed(1)} s`}`);
 process.stderr.write(describeDataset(dataset.manifest));
 
@@ -97,6 +97,9 @@ try {
   log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);
   await warmUp(plan, Math.max(2, opts.duration), Math.max(1, opts.duration));
   const samples = await measureAll(plan);
+  // Idle keep-alive sockets of the capture agent would hold each service's graceful shutdown
+  // open for its whole grace period.
+  closeAgent();
   for (const stop of stoppers.splice(0)) await stop();
 
   const rows = summarise(samples, CEILING);

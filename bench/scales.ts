@@ -42,3 +42,8 @@ const SMALL: DatasetOptions = {
 export function datasetOptions(scale: Scale): DatasetOptions {
   return scale === 'large' ? LARGE : SMALL;
 }
+
+/** Whether the scale's data set is stored gzip-compressed (see ensureDataset). */
+export function compressedDataset(scale: Scale): boolean {
+  return scale === 'large';
+}

@@ -11,6 +11,8 @@ export interface Row {
   ceilingRps: number;
   /** Service req/s ÷ ceiling req/s, both medians of the same run's repetitions. */
   ratio: number;
+  /** Median of the per-repetition ratios (each service run ÷ the ceiling run just before it). */
+  pairedRatio: number;
   p50: number;
   p99: number;
   bytesPerResponse: number;
@@ -56,6 +58,7 @@ export function summarise(samples: Sample[], ceilingName: string): Row[] {
       rps: median(rps),
       ceilingRps: median(ceilingRps),
       ratio: median(rps) / median(ceilingRps),
+      pairedRatio: median(group.map((s) => s.rps / (ceiling.find((c) => c.rep === s.rep)?.rps ?? NaN))),
       p50: median(group.map((s) => s.p50)),
       p99: median(group.map((s) => s.p99)),
       bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),

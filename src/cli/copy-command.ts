@@ -76,7 +76,7 @@ export function copyCommand(): Command {
     )
     .requiredOption('--from <url>', 'the source: SQLite file path (or sqlite:PATH), or a postgres:// URL')
     .requiredOption('--to <url>', 'the target, created and migrated as needed; must hold no records')
-    .option('--batch <n>', 'rows per read and per write transaction', positive, 1000)
+    .option('--batch <n>', 'most rows per read and per write transaction (fewer when records are large)', positive, 1000)
     .option('--force', 'copy into a target that holds records: source rows replace rows with the same key')
     .option('--json', 'print the summary as one JSON object')
     .action(async (opts: { from: string; to: string; batch: number; force?: boolean; json?: boolean }) => {

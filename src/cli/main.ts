@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
 import { copyCommand } from './copy-command.js';
+import { accessLogCommand } from './access-log-command.js';
 import { demoCommand } from './demo-command.js';
 import { filesCommand } from './files-command.js';
 import { importCommand } from './import-command.js';
@@ -22,6 +23,7 @@ program.addCommand(importCommand());
 program.addCommand(serveCommand());
 program.addCommand(keysCommand());
 program.addCommand(filesCommand());
+program.addCommand(accessLogCommand());
 program.addCommand(migrateCommand());
 program.addCommand(copyCommand());
 

@@ -10,6 +10,13 @@ import type { ExecutionFilter, ExecutionPosition, Store, StoredBody, StoredExecu
 import { verifyApiKey, type Scope } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key that passed the door, for the access log; absent when none did. */
+    apiKey?: { id: string; project: string };
+  }
+}
+
 /** Reads of one project, for one authenticated key. */
 export interface ProjectReader {
   readonly project: string;
@@ -41,6 +48,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
     throw new ServiceError('unauthorized', `the API key ${why}`, [], challenge);
   }
   const key = verdict.key;
+  request.apiKey = { id: key.id, project: key.project };
   const rate = await deps.limiter.take(key.id);
   setHeader('ratelimit-limit', String(rate.limit));
   setHeader('ratelimit-remaining', String(rate.remaining));

@@ -9,6 +9,8 @@ import type { FileStore } from '../files/file-store.js';
 import type { LocalFileStore } from '../files/local-file-store.js';
 import type { Store } from '../store/store.js';
 import { acceptsJson } from './accept.js';
+import { accessLogHook } from './access-log-hook.js';
+import { AccessLogWriter, type AccessLogWriterOptions } from './access-log-writer.js';
 import { errorHandler } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { alertRoute } from './routes/alerts.js';
@@ -31,6 +33,8 @@ export interface ServerDeps {
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
   /** Socket time-outs and header size limit; Node's defaults when absent. */
   limits?: ServerLimits;
+  /** Batching of the access log (every answer under the base path is recorded). */
+  accessLog?: AccessLogWriterOptions;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: readonly string[];
 }
@@ -87,6 +91,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) paths.add(route.url);
   });
+  const accessLog = new AccessLogWriter(deps.store, deps.logger === false ? undefined : app.log, deps.accessLog);
+  accessLogHook(app, deps.basePath, accessLog);
+  // Runs before the service closes the store: what is queued is written first.
+  app.addHook('onClose', async () => accessLog.close());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async () => {
     throw new ServiceError('not_found', 'no such route');

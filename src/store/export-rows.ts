@@ -95,22 +95,44 @@ function pageSql(t: ExportTable, after: boolean, placeholder: (n: number) => str
   return `SELECT ${t.columns} FROM ${t.name} ${where}ORDER BY ${key} LIMIT ${limit}`;
 }
 
-/** Yields every exportable row of a store, table by table, in chunks of at most `chunkRows`. */
+/**
+ * Bytes a chunk should hold at most: a record may weigh a megabyte, and a chunk is held in memory
+ * and written in one transaction.
+ */
+const CHUNK_BYTES = 32 * 1024 * 1024;
+/** Rows of a table's first chunk, read before its row size is known. */
+const FIRST_CHUNK_ROWS = 64;
+
+/** Approximate bytes of a row as read: its binary and text values. */
+function rowBytes(r: Row): number {
+  let n = 0;
+  for (const v of Object.values(r)) if (Buffer.isBuffer(v) || typeof v === 'string') n += v.length;
+  return n;
+}
+
+/**
+ * Yields every exportable row of a store, table by table, in chunks of at most `chunkRows` rows;
+ * fewer when rows are large, so a chunk stays near `chunkBytes`.
+ */
 export async function* exportChunks(
   read: PageReader,
   placeholder: (n: number) => string,
   chunkRows: number,
+  chunkBytes = CHUNK_BYTES,
 ): AsyncGenerator<StoreRow[]> {
   if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new RangeError('chunkRows must be a positive whole number');
   for (const t of EXPORT_TABLES) {
     let after: unknown[] | undefined;
+    let limit = Math.min(chunkRows, FIRST_CHUNK_ROWS);
     for (;;) {
-      const rows = await read(pageSql(t, after !== undefined, placeholder), [...(after ?? []), chunkRows]);
+      const rows = await read(pageSql(t, after !== undefined, placeholder), [...(after ?? []), limit]);
       if (rows.length === 0) break;
       yield rows.map((r) => t.toRow(r));
-      if (rows.length < chunkRows) break;
+      if (rows.length < limit) break;
       const last = rows[rows.length - 1]!;
       after = t.key.map((k) => last[k]);
+      const perRow = Math.max(1, rows.reduce((n, r) => n + rowBytes(r), 0) / rows.length);
+      limit = Math.max(1, Math.min(chunkRows, Math.floor(chunkBytes / perRow)));
     }
   }
 }

@@ -1,4 +1,5 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
+import type { AccessLogStore } from './access-log.js';
 
 /** A record's bytes as served: shaped once at import, opaque to the store. */
 export interface StoredBody {
@@ -98,8 +99,8 @@ export interface ApiKeyRow {
 /** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys. */
 export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow;
 
-/** Storage for the three read operations, the import and the API keys, scoped by project. */
-export interface Store {
+/** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
+export interface Store extends AccessLogStore {
   readonly dialect: 'sqlite' | 'postgres';
   getCompany(project: string, key: string): Promise<StoredBody | undefined>;
   getAlert(project: string, key: string): Promise<StoredBody | undefined>;

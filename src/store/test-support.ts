@@ -82,7 +82,7 @@ export const postgresWanted: boolean = await admin('SELECT 1').then(
   () => true,
   () => process.env.CI !== undefined,
 );
-if (!postgresWanted) console.log(`PostgreSQL not reachable at ${PG_URL}: skipped the PostgreSQL half`);
+if (!postgresWanted) console.log(`PostgreSQL not reachable at ${PG_URL}: skipped the tests that need it`);
 
 /** The adapters a suite runs on, for describe.each. */
 export const harnesses: { adapter: Harness['name']; make: () => Harness }[] = [

@@ -83,6 +83,24 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     revoked_at text
   );
   `,
+  `
+  -- Append-only: who read (or tried to read) which record, when, with which answer.
+  -- The key starts with project, like every record table, so it distributes the same way.
+  CREATE TABLE access_log (
+    project    text COLLATE "C" NOT NULL,
+    id         bigint GENERATED ALWAYS AS IDENTITY,
+    at         text COLLATE "C" NOT NULL,
+    key_id     text,
+    route      text NOT NULL,
+    record_id  text COLLATE "C",
+    status     integer NOT NULL,
+    request_id text NOT NULL,
+    client     text NOT NULL,
+    PRIMARY KEY (project, id)
+  );
+  CREATE INDEX access_log_by_time ON access_log (project, at);
+  CREATE INDEX access_log_by_record ON access_log (project, record_id, at);
+  `,
 ];
 
 /** Fixed advisory lock key for migrations: every replica of every version uses the same one. */

@@ -18,6 +18,7 @@ import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
+import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
@@ -216,6 +217,25 @@ export class PostgresStore implements Store {
   async importRows(rows: readonly StoreRow[]): Promise<void> {
     if (rows.length === 0) return;
     await guarded('importRows', () => this.transaction((client) => importPostgresRows(client, rows)));
+  }
+
+  async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const cols = ['at', 'key_id', 'project', 'route', 'record_id', 'status', 'request_id', 'client'] as const;
+    const values: unknown[] = [];
+    const tuples = entries.map((e, i) => {
+      values.push(e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client);
+      return `(${cols.map((_, c) => `$${i * cols.length + c + 1}`).join(', ')})`;
+    });
+    await guarded('appendAccessLog', () => this.pool.query(`INSERT INTO access_log (${cols.join(', ')}) VALUES ${tuples.join(', ')}`, values));
+  }
+
+  async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
+    const { where, params } = accessLogWhere(q, (n) => `$${n}`);
+    const r = await guarded('queryAccessLog', () =>
+      this.pool.query<AccessLogRow>(`SELECT * FROM access_log WHERE ${where} ORDER BY at, id LIMIT $${params.length + 1}`, [...params, q.limit]),
+    );
+    return r.rows.map(entryOfRow);
   }
 
   async ping(): Promise<void> {

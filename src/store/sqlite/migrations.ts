@@ -73,4 +73,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     revoked_at TEXT
   );
   `,
+  `
+  -- Append-only: who read (or tried to read) which record, when, with which answer.
+  CREATE TABLE access_log (
+    id         INTEGER PRIMARY KEY,
+    at         TEXT NOT NULL,
+    key_id     TEXT,
+    project    TEXT NOT NULL,
+    route      TEXT NOT NULL,
+    record_id  TEXT,
+    status     INTEGER NOT NULL,
+    request_id TEXT NOT NULL,
+    client     TEXT NOT NULL
+  );
+  CREATE INDEX access_log_by_time ON access_log (project, at);
+  CREATE INDEX access_log_by_record ON access_log (project, record_id, at);
+  `,
 ];

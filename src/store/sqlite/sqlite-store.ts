@@ -22,6 +22,7 @@ import type {
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -243,6 +244,21 @@ export class SqliteStore implements Store {
 
   async importRows(rows: readonly StoreRow[]): Promise<void> {
     this.importTx.immediate(rows);
+  }
+
+  async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
+    const ins = this.stmt(
+      'INSERT INTO access_log (at, key_id, project, route, record_id, status, request_id, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.db.transaction(() => {
+      for (const e of entries) ins.run(e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client);
+    })();
+  }
+
+  async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
+    const { where, params } = accessLogWhere(q, () => '?');
+    const rows = this.stmt(`SELECT * FROM access_log WHERE ${where} ORDER BY at, id LIMIT ?`).all(...params, q.limit) as AccessLogRow[];
+    return rows.map(entryOfRow);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,31 @@
+/** Records every answer under the base path (reads and refused attempts) in the access log. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { recordKey } from '../contract/record-key.js';
+import type { AccessLogWriter } from './access-log-writer.js';
+
+/** The record a request asked for: the id, customerId or objectKey path parameter. */
+function recordOf(request: FastifyRequest): string | null {
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const id = params.id ?? params.customerId ?? params.objectKey;
+  return id === undefined ? null : recordKey(id).slice(0, 512);
+}
+
+/** Adds the onResponse hook that feeds the writer. */
+export function accessLogHook(app: FastifyInstance, basePath: string, writer: AccessLogWriter): void {
+  const skip = new Set([`${basePath}/openapi.json`]);
+  app.addHook('onResponse', async (request, reply) => {
+    if (!request.url.startsWith(`${basePath}/`)) return;
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (skip.has(route)) return;
+    writer.append({
+      at: new Date().toISOString(),
+      keyId: request.apiKey?.id ?? null,
+      project: request.apiKey?.project ?? '',
+      route,
+      recordId: recordOf(request),
+      status: reply.statusCode,
+      requestId: request.id,
+      client: request.ip,
+    });
+  });
+}

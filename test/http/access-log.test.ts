@@ -1,0 +1,69 @@
+/** The access log: every read and every refused attempt, answerable per project and record. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertLine, companyLine } from '../support/records.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+const A = 'proj-a';
+const B = 'proj-b';
+const C = '0B5C2A4E-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
+const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+let svc: TestService;
+let keyA: { key: string; id: string };
+let keyB: { key: string; id: string };
+
+beforeAll(async () => {
+  svc = await startTestService([companyLine(A, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), alertLine(A, ALERT, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')]);
+  keyA = await svc.key(A);
+  keyB = await svc.key(B);
+});
+afterAll(async () => svc?.close());
+
+const get = (path: string, key?: string, id?: string): Promise<Response> =>
+  fetch(`${svc.url}${path}`, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(id ? { 'x-request-id': id } : {}) } });
+
+/** Waits until the batched writer has stored at least `n` entries of the project. */
+async function entries(project: string, n: number, recordId?: string) {
+  for (let i = 0; i < 100; i++) {
+    const got = await svc.store.queryAccessLog({ project, recordId, limit: 1000 });
+    if (got.length >= n) return got;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return svc.store.queryAccessLog({ project, recordId, limit: 1000 });
+}
+
+describe('access log', () => {
+  it('records who read which company, with key, route, status, request id and client', async () => {
+    await (await get(`/v1/companies/${C}/details`, keyA.key, 'read-1')).arrayBuffer();
+    const got = await entries(A, 1, C.toLowerCase());
+    expect(got).toContainEqual({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      keyId: keyA.id,
+      project: A,
+      route: '/v1/companies/:id/details',
+      recordId: C.toLowerCase(),
+      status: 200,
+      requestId: 'read-1',
+      client: '127.0.0.1',
+    });
+  });
+
+  it('records refused attempts: another project’s key, and no key at all', async () => {
+    await (await get(`/v1/alerts/${ALERT}`, keyB.key, 'cross-1')).arrayBuffer();
+    await (await get(`/v1/alerts/${ALERT}`, undefined, 'anon-1')).arrayBuffer();
+    const b = await entries(B, 1);
+    expect(b).toContainEqual(expect.objectContaining({ keyId: keyB.id, status: 404, recordId: ALERT, requestId: 'cross-1' }));
+    const anon = await entries('', 1);
+    expect(anon).toContainEqual(expect.objectContaining({ keyId: null, status: 401, recordId: ALERT, requestId: 'anon-1' }));
+    // Project A's log shows only what A's keys did.
+    expect((await entries(A, 1)).every((e) => e.keyId === keyA.id)).toBe(true);
+  });
+
+  it('answers "who looked at this record" within a time window', async () => {
+    const before = new Date(Date.now() - 60_000).toISOString();
+    await (await get(`/v1/companies/${C.toLowerCase()}/details`, keyA.key)).arrayBuffer();
+    const got = await entries(A, 2, C.toLowerCase());
+    expect(got.length).toBeGreaterThanOrEqual(2);
+    expect(await svc.store.queryAccessLog({ project: A, recordId: C.toLowerCase(), since: before, limit: 100 })).toHaveLength(got.length);
+    expect(await svc.store.queryAccessLog({ project: A, recordId: C.toLowerCase(), until: before, limit: 100 })).toHaveLength(0);
+  });
+});
