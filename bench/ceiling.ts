@@ -1,4 +1,4 @@
-/** Starts the ceiling server as its own process, like the service, so both pay the same IPC-free path. */
+/** Starts the ceiling server as its own process, as the service is, so neither shares an event loop with the load generator. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';

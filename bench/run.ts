@@ -100,7 +100,9 @@ try {
   // Idle keep-alive sockets of the capture agent would hold each service's graceful shutdown
   // open for its whole grace period.
   closeAgent();
+  const stopping = performance.now();
   for (const stop of stoppers.splice(0)) await stop();
+  log(`services and ceiling stopped in ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
 
   const rows = summarise(samples, CEILING);
   const facts: StoreFacts[] = sides.map((s, i) => ({ store: s.name, recordsPerSecond: imports.get(s.name)!.recordsPerSecond, peakRssMb: imports.get(s.name)!.peakRssMb, startupMs: services[i]!.startupMs }));

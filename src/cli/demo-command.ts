@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { Command } from 'commander';
 import type { Config } from '../config/settings.js';
-import { demoDocuments, generateDemo, sampleFileFor, type DemoOptions } from '../demo/index.js';
+import type { DemoOptions } from '../demo/index.js';
 import { createApiKey } from '../http/api-keys.js';
 import { fileStoreOf, filesDirOf, publicUrlOf } from '../http/service.js';
 import { importFiles, type ImportSummary } from '../ingest/importer.js';
@@ -74,6 +74,8 @@ export interface DemoRun {
 
 /** Writes, imports and prepares the demo; prints keys and ready curl lines. */
 export async function runDemo(config: Config, run: DemoRun): Promise<ImportSummary | undefined> {
+  // The generator (and faker) load only here, so other commands start without them.
+  const { demoDocuments, sampleFileFor } = await import('../demo/index.js');
   const generator = Object.fromEntries(Object.entries(run.generator).filter(([, v]) => v !== undefined)) as DemoOptions;
   const out = resolve(run.out ?? join(dirname(filesDirOf(config)), 'demo.ndjson'));
   await mkdir(dirname(out), { recursive: true });
@@ -89,7 +91,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
       `imported: read ${summary.read}, stored ${summary.stored}, unchanged ${summary.unchanged}, stale ${summary.stale}, rejected ${summary.rejected}, warnings ${summary.warnings}\n`,
     );
     if (run.files) {
-      const { local } = fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
+      const { local } = await fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
       let n = 0;
       for (const doc of demoDocuments(generator)) {
         await local!.putBytes(doc.objectKey, sampleFileFor(doc.mimetype).bytes);
@@ -106,6 +108,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
 
 /** Streams the generator to a file (with backpressure), noting a sample id of each kind per project. */
 async function writeNdjson(out: string, options: DemoOptions): Promise<Map<string, Sample>> {
+  const { generateDemo } = await import('../demo/index.js');
   const samples = new Map<string, Sample>();
   const stream = createWriteStream(out);
   for (const line of generateDemo(options)) {

@@ -17,7 +17,7 @@ export function filesCommand(): Command {
         const config = configFrom(opts);
         const store = await openStore(config.databaseUrl, storeOptionsOf(config));
         try {
-          const { local } = fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
+          const { local } = await fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
           await local!.put(objectKey, path);
           process.stdout.write(`stored ${objectKey} in ${local!.dir}\n`);
         } finally {

@@ -57,12 +57,18 @@ function compile(schema: TSchema): ValidateFunction {
   return contractAjv.compile(withUnlistedFieldReports(schema));
 }
 
-const VALIDATORS: Record<RecordKind, ValidateFunction> = {
-  customer: compile(CompanyDetails),
-  execution: compile(Execution),
-  alert: compile(Alert),
-};
-const validateErrorBodyFn = compile(ErrorBody);
+// Compiled on first use: the server never validates records, and compiling costs start-up time.
+const SCHEMAS: Record<RecordKind | 'error', TSchema> = { customer: CompanyDetails, execution: Execution, alert: Alert, error: ErrorBody };
+const compiled = new Map<RecordKind | 'error', ValidateFunction>();
+function validatorFor(kind: RecordKind | 'error'): ValidateFunction | undefined {
+  if (!Object.hasOwn(SCHEMAS, kind)) return undefined;
+  let v = compiled.get(kind);
+  if (v === undefined) {
+    v = compile(SCHEMAS[kind]);
+    compiled.set(kind, v);
+  }
+  return v;
+}
 
 const UNLISTED_MESSAGE = 'field not in the contract (kept)';
 
@@ -80,12 +86,12 @@ function run(validate: ValidateFunction, value: unknown): ValidationResult {
  * warnings; issue paths are JSON Pointers into the record.
  */
 export function validateRecord(kind: RecordKind, value: unknown): ValidationResult {
-  const validate = VALIDATORS[kind];
+  const validate = validatorFor(kind);
   if (validate === undefined) throw new Error(`unknown record kind: ${String(kind)}`);
   return run(validate, value);
 }
 
 /** Validates an error body (SPEC part 7) the same way, for tests of the HTTP layer. */
 export function validateErrorBody(value: unknown): ValidationResult {
-  return run(validateErrorBodyFn, value);
+  return run(validatorFor('error')!, value);
 }

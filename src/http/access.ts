@@ -59,7 +59,6 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   if (!key.scopes.includes(scope)) {
     throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
   }
-  request.log = request.log.child({ keyId: key.id, project: key.project });
   return projectReader(deps.store, key.project, key.id);
 }
 

@@ -7,7 +7,6 @@ import pino, { type Logger } from 'pino';
 import type { Config } from '../config/settings.js';
 import type { FileStore } from '../files/file-store.js';
 import { LocalFileStore } from '../files/local-file-store.js';
-import { S3FileStore } from '../files/s3-file-store.js';
 import { openStore, sqlitePath } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { timedStore } from '../store/timed-store.js';
@@ -15,7 +14,6 @@ import { healthRoutes } from './health.js';
 import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
 import { countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
-import { openRedisRateLimiter } from './redis-rate-limiter.js';
 import { serverLimitsOf } from './server-limits.js';
 import { closeGracefully } from './shutdown.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -45,13 +43,15 @@ export function publicUrlOf(config: Config): string {
 }
 
 /** The document file store a configuration names. */
-export function fileStoreOf(config: Config, secret: Buffer): { files: FileStore; local?: LocalFileStore } {
+export async function fileStoreOf(config: Config, secret: Buffer): Promise<{ files: FileStore; local?: LocalFileStore }> {
   if (config.fileStore === 's3') {
     if (config.s3Bucket === undefined) throw new Error('FILE_STORE=s3 needs S3_BUCKET');
     const credentials =
       config.s3AccessKeyId !== undefined && config.s3SecretAccessKey !== undefined
         ? { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey }
         : undefined;
+    // Loaded only when used: the AWS SDK is a large part of start-up otherwise.
+    const { S3FileStore } = await import('../files/s3-file-store.js');
     return {
       files: new S3FileStore({
         bucket: config.s3Bucket,
@@ -90,6 +90,7 @@ export function createLogger(config: Config, destination?: pino.DestinationStrea
 /** The rate limiter a configuration names: Redis when REDIS_URL is set, else this process's memory. */
 export async function rateLimiterOf(config: Config, logger: Logger | false, metrics: Metrics): Promise<RateLimiter> {
   if (config.redisUrl === undefined) return new MemoryRateLimiter(config.rateLimitBurst, config.rateLimitPerSecond);
+  const { openRedisRateLimiter } = await import('./redis-rate-limiter.js');
   return openRedisRateLimiter(config.redisUrl, config.rateLimitBurst, config.rateLimitPerSecond, {
     log: logger === false ? undefined : logger,
     failOpen: metrics.rateLimiterFailOpen,
@@ -104,7 +105,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
   if (hasPoolStats(opened)) watchPool(metrics, opened);
   const store = timedStore(opened, storeObserver(metrics));
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
-  const { files, local } = fileStoreOf(config, await store.secret());
+  const { files, local } = await fileStoreOf(config, await store.secret());
   // A separate metrics port wins; the main port serves /metrics only behind a token.
   const metricsOnMain = config.metricsPort === undefined && config.metricsToken !== undefined;
   const app = await buildServer({
