@@ -67,7 +67,11 @@ try {
     const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir(kind)] : [];
     const service = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, nodeArgs);
     services.push(service);
-    stoppers.unshift(() => service.stop());
+    stoppers.unshift(async () => {
+      const t = performance.now();
+      await service.stop();
+      log(`${kind}: service stopped ${((performance.now() - t) / 1000).toFixed(1)} s after SIGTERM`);
+    });
     log(`${kind}: service answered ${service.startupMs.toFixed(0)} ms after spawn`);
     const walk = await walkToDeepPages(service.base, keys.get(m.heavyCustomer.project)!, m.heavyCustomer.id, 1000);
     walks.set(kind, walk);

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
 import type { ExecutionFilter, ExecutionPosition, Store, StoredBody, StoredExecution } from '../store/store.js';
-import { verifyApiKey, type Scope } from './api-keys.js';
+import type { ApiKeyVerifier, Scope } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -31,6 +31,7 @@ export interface ProjectReader {
 export interface AccessDeps {
   store: Store;
   limiter: RateLimiter;
+  keys: ApiKeyVerifier;
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -42,7 +43,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   if (header === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
   const m = BEARER.exec(header);
   if (m === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
-  const verdict = await verifyApiKey(deps.store, m[1]!);
+  const verdict = await deps.keys.verify(m[1]!);
   if (!verdict.ok) {
     const why = verdict.reason === 'revoked' ? 'has been revoked' : verdict.reason === 'expired' ? 'has expired' : 'is not valid';
     throw new ServiceError('unauthorized', `the API key ${why}`, [], challenge);

@@ -45,6 +45,40 @@ export async function createApiKey(store: Store, opts: NewKey, now = new Date())
 /** Why a presented key was refused. */
 export type KeyRefusal = 'malformed' | 'unknown' | 'revoked' | 'expired';
 
+/**
+ * Verifies presented keys, keeping valid ones in memory while the store's key generation stays
+ * the same: a revoke anywhere changes the generation, so it still takes effect on the next request.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, { key: ApiKeyRecord; generation: string | number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly maxCached = 10_000,
+  ) {}
+
+  /** As verifyApiKey, answered from memory when nothing about keys has changed. */
+  async verify(presented: string, now = Date.now()): Promise<{ ok: true; key: ApiKeyRecord } | { ok: false; reason: KeyRefusal }> {
+    if (!KEY_FORMAT.test(presented)) return { ok: false, reason: 'malformed' };
+    const generation = this.store.apiKeysGeneration();
+    const hash = hashKey(presented);
+    const hit = this.cache.get(hash);
+    if (hit !== undefined && generation !== null && hit.generation === generation) {
+      if (hit.key.expiresAt !== null && Date.parse(hit.key.expiresAt) <= now) return { ok: false, reason: 'expired' };
+      return { ok: true, key: hit.key };
+    }
+    const verdict = await verifyApiKey(this.store, presented, now);
+    // Only keys that passed are kept: unknown keys must not fill the memory.
+    if (verdict.ok && generation !== null) {
+      if (this.cache.size >= this.maxCached) this.cache.clear();
+      this.cache.set(hash, { key: verdict.key, generation });
+    } else {
+      this.cache.delete(hash);
+    }
+    return verdict;
+  }
+}
+
 /** Looks a presented key up; revoked and expired keys are refused on the very next request. */
 export async function verifyApiKey(
   store: Store,

@@ -9,6 +9,7 @@ import type { FileStore } from '../files/file-store.js';
 import type { LocalFileStore } from '../files/local-file-store.js';
 import type { Store } from '../store/store.js';
 import { acceptsJson } from './accept.js';
+import { ApiKeyVerifier } from './api-keys.js';
 import { accessLogHook } from './access-log-hook.js';
 import { AccessLogWriter, type AccessLogWriterOptions } from './access-log-writer.js';
 import { errorHandler } from './errors.js';
@@ -103,7 +104,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const secret = await deps.store.secret();
   const routeDeps = {
     app,
-    access: { store: deps.store, limiter: deps.limiter },
+    access: { store: deps.store, limiter: deps.limiter, keys: new ApiKeyVerifier(deps.store) },
     basePath: deps.basePath,
     files: deps.files,
     cacheControl: deps.cacheControl,

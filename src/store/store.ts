@@ -121,6 +121,12 @@ export interface Store extends AccessLogStore {
   listApiKeys(project?: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when no such key. */
   revokeApiKey(id: string, at: string): Promise<boolean>;
+  /**
+   * A token that changes whenever API keys may have changed, in this process or another; null
+   * when the store cannot tell right now. Lets a verifier keep keys in memory and still refuse a
+   * revoked key on the next request.
+   */
+  apiKeysGeneration(): string | number | null;
 
   /** A random secret created with the store, shared by every replica (cursor and URL signing). */
   secret(): Promise<Buffer>;

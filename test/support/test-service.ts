@@ -15,6 +15,8 @@ import { openTestStore } from './store-harness.js';
 /** A running test service. */
 export interface TestService {
   url: string;
+  /** DATABASE_URL of the service's store, for child processes. */
+  dbUrl: string;
   dir: string;
   store: Store;
   app: FastifyInstance;
@@ -60,6 +62,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
   const url = await app.listen({ port, host: '127.0.0.1' });
   return {
     url,
+    dbUrl: testStore.url,
     dir,
     store,
     app,

@@ -19,6 +19,7 @@ import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
 import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
+import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
@@ -144,6 +145,20 @@ export class PostgresStore implements Store {
     await guarded('insertApiKey', () =>
       this.pool.query(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, apiKeyValues(k)),
     );
+    await this.notifyKeys();
+  }
+
+  private listener: ApiKeyListener | undefined;
+
+  apiKeysGeneration(): number | null {
+    this.listener ??= new ApiKeyListener(this.pool.options);
+    return this.listener.generation();
+  }
+
+  /** Tells every replica that keys changed (they drop what they cached). */
+  private async notifyKeys(): Promise<void> {
+    this.listener?.bump();
+    await guarded('notifyKeys', () => this.pool.query(`SELECT pg_notify('${API_KEYS_CHANNEL}', '')`));
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -168,6 +183,7 @@ export class PostgresStore implements Store {
     const r = await guarded('revokeApiKey', () =>
       this.pool.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2', [at, id]),
     );
+    await this.notifyKeys();
     return (r.rowCount ?? 0) > 0;
   }
 
@@ -251,6 +267,7 @@ export class PostgresStore implements Store {
     // pg throws when a pool is ended twice; closing is idempotent for callers.
     if (this.closed) return;
     this.closed = true;
+    await this.listener?.close();
     await this.pool.end();
   }
 

@@ -175,6 +175,17 @@ export class SqliteStore implements Store {
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
     this.stmt(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...apiKeyValues(k));
+    this.keyWrites++;
+  }
+
+  // data_version changes when another connection (a CLI revoking a key) commits to the file;
+  // this connection's own key writes are counted here.
+  private keyWrites = 0;
+  private dataVersion: Database.Statement | undefined;
+
+  apiKeysGeneration(): string {
+    this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
+    return `${String(this.dataVersion.get())}:${this.keyWrites}`;
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -193,6 +204,7 @@ export class SqliteStore implements Store {
 
   async revokeApiKey(id: string, at: string): Promise<boolean> {
     const r = this.stmt('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at, id);
+    this.keyWrites++;
     return r.changes > 0;
   }
 
