@@ -70,7 +70,10 @@ try {
     stoppers.unshift(async () => {
       const t = performance.now();
       await service.stop();
-      log(`${kind}: service stopped ${((performance.now() - t) / 1000).toFixed(1)} s after SIGTERM`);
+      const seconds = (performance.now() - t) / 1000;
+      log(`${kind}: service stopped ${seconds.toFixed(1)} s after SIGTERM`);
+      // A slow graceful stop means requests were still in flight: show what the service said.
+      if (seconds > 2) process.stderr.write(service.stderrTail().replace(/^/gm, `  ${kind} stderr: `) + '\n');
     });
     log(`${kind}: service answered ${service.startupMs.toFixed(0)} ms after spawn`);
     const walk = await walkToDeepPages(service.base, keys.get(m.heavyCustomer.project)!, m.heavyCustomer.id, 1000);

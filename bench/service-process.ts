@@ -13,6 +13,8 @@ export interface RunningService {
   startupMs: number;
   /** SIGTERM, then wait for exit (lets --cpu-prof write its profile). */
   stop(): Promise<void>;
+  /** The last few KB the service wrote to stderr (it logs at warn). */
+  stderrTail(): string;
 }
 
 /** A free TCP port on 127.0.0.1 (closed again before the child binds it). */
@@ -67,6 +69,7 @@ export async function startService(build: ServiceBuild, store: BenchStore, probe
     base,
     pid: child.pid!,
     startupMs,
+    stderrTail: () => stderr,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

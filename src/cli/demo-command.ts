@@ -10,6 +10,7 @@ import type { DemoOptions } from '../demo/index.js';
 import { createApiKey } from '../http/api-keys.js';
 import { fileStoreOf, filesDirOf, publicUrlOf } from '../http/service.js';
 import { importFiles, type ImportSummary } from '../ingest/importer.js';
+import { defaultWorkers } from '../ingest/shape-pool.js';
 import { openStore } from '../store/open-store.js';
 import { configFrom, withSettings } from './config-options.js';
 import { progressReporter } from './progress.js';
@@ -85,7 +86,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
   const store = await openStore(config.databaseUrl, storeOptionsOf(config));
   try {
     const progress = progressReporter(process.stderr);
-    const summary = await importFiles(store, [out], { gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel, onProgress: progress.onProgress });
+    const summary = await importFiles(store, [out], { gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel, onProgress: progress.onProgress, workers: defaultWorkers() });
     progress.done();
     process.stdout.write(
       `imported: read ${summary.read}, stored ${summary.stored}, unchanged ${summary.unchanged}, stale ${summary.stale}, rejected ${summary.rejected}, warnings ${summary.warnings}\n`,

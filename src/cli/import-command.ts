@@ -1,6 +1,7 @@
 /** `compliance-read import FILE...`: validated NDJSON import. */
 import { Command } from 'commander';
 import { importFiles } from '../ingest/importer.js';
+import { defaultWorkers } from '../ingest/shape-pool.js';
 import { progressReporter } from './progress.js';
 import { useStore, withDbOption } from './store-option.js';
 import { loadConfig } from '../config/load-config.js';
@@ -13,13 +14,15 @@ export function importCommand(): Command {
     .option('--json', 'print the summary as one JSON object on the last line of stdout')
     .option('--gzip-level <n>', 'zlib level of stored gzip bytes (0 stores none) [env GZIP_LEVEL]')
     .option('--max-line-bytes <n>', 'longest accepted line', String(16 * 1024 * 1024))
-    .action(async (files: string[], opts: { db?: string; json?: boolean; gzipLevel?: string; maxLineBytes: string }) => {
+    .option('--workers <n>', 'worker threads parsing, validating and compressing (0: none)', String(defaultWorkers()))
+    .action(async (files: string[], opts: { db?: string; json?: boolean; gzipLevel?: string; maxLineBytes: string; workers: string }) => {
       const config = loadConfig({ databaseUrl: opts.db, gzipLevel: opts.gzipLevel });
       const progress = progressReporter(process.stderr);
       const summary = await useStore({ db: config.databaseUrl }, (store) =>
         importFiles(store, files, {
           gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel,
           maxLineBytes: Number(opts.maxLineBytes),
+          workers: Number(opts.workers),
           onProgress: progress.onProgress,
         }),
       );

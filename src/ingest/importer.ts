@@ -1,11 +1,11 @@
 /** The import pipeline: lines → envelopes → validation → shaped writes, in batched transactions. */
 import { stat } from 'node:fs/promises';
-import { validateRecord } from '../contract/index.js';
 import type { Store, Upsert } from '../store/store.js';
-import { parseEnvelope } from './envelope.js';
+import type { LineIssue } from './envelope.js';
 import { InputError, openInput, readLines, type Line } from './lines.js';
 import { RejectsWriter, rejectsPathFor } from './rejects.js';
-import { shapeRecord } from './shape-record.js';
+import { processLine, type LineResult } from './process-line.js';
+import { ShapePool } from './shape-pool.js';
 
 /** The counts an import reports. */
 export interface ImportSummary {
@@ -29,6 +29,8 @@ export interface ImportOptions {
   gzipLevel?: number | null;
   /** Called now and then with the counts so far and how far into the current input the import is. */
   onProgress?: (summary: ImportSummary, position: InputPosition) => void;
+  /** Worker threads that parse, validate and compress (0, the default, does it on this thread). */
+  workers?: number;
   /** Where rejects of an input go (default: beside the input). */
   rejectsPath?: (input: string) => string;
 }
@@ -48,15 +50,38 @@ export function emptySummary(): ImportSummary {
 /** Imports NDJSON files (gzip or plain, `-` for stdin) into the store; returns the counts. */
 export async function importFiles(store: Store, files: readonly string[], options: ImportOptions = {}): Promise<ImportSummary> {
   const summary = emptySummary();
-  for (const file of files) await importOne(store, file, options, summary);
+  const gzipLevel = options.gzipLevel === undefined ? 6 : options.gzipLevel;
+  const workers = options.workers ?? 0;
+  const pool = workers > 0 ? new ShapePool(workers) : undefined;
+  const shaper: Shaper = pool ? (lines) => pool.shape(lines, gzipLevel) : async (lines) => lines.map((l) => processLine(l, gzipLevel));
+  try {
+    for (const file of files) await importOne(store, file, options, summary, shaper);
+  } finally {
+    await pool?.close();
+  }
   return summary;
 }
 
-async function importOne(store: Store, file: string, options: ImportOptions, summary: ImportSummary): Promise<void> {
+/** Shapes chunks of lines, inline or in worker threads. */
+type Shaper = (lines: Buffer[]) => Promise<LineResult[]>;
+
+/** A chunk of input on its way through the shaper, with line numbers and what is already known. */
+interface Chunk {
+  lineNos: number[];
+  texts: (Buffer | undefined)[];
+  /** Results decided without shaping (a line over the size limit), by position. */
+  early: (LineResult | undefined)[];
+  results: Promise<LineResult[]>;
+}
+
+const CHUNK_LINES = 256;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+async function importOne(store: Store, file: string, options: ImportOptions, summary: ImportSummary, shaper: Shaper): Promise<void> {
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;
   const batchRecords = options.batchRecords ?? 1000;
   const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
-  const gzipLevel = options.gzipLevel === undefined ? 6 : options.gzipLevel;
+  const inflightLimit = Math.max(2, 2 * (options.workers ?? 1));
   const rejects = new RejectsWriter((options.rejectsPath ?? rejectsPathFor)(file));
   let batch: Upsert[] = [];
   let bytes = 0;
@@ -69,39 +94,62 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     batch = [];
     bytes = 0;
   };
-  const reject = (lineNo: number, issues: { path: string; message: string }[], line?: Buffer): void => {
+  const reject = (lineNo: number, issues: LineIssue[], line?: Buffer): void => {
     summary.rejected++;
     rejects.write(lineNo, issues, line);
   };
-  const take = async (line: Line): Promise<void> => {
-    if ('tooLong' in line) {
-      summary.read++;
-      reject(line.lineNo, [{ path: '', message: `line is ${line.tooLong} bytes, over the ${maxLine}-byte limit` }]);
-      return;
+
+  // Lines are shaped in chunks (in parallel when there are workers) and applied in input order.
+  const inflight: Chunk[] = [];
+  let open: { lineNos: number[]; texts: (Buffer | undefined)[]; early: (LineResult | undefined)[]; toShape: Buffer[]; size: number } | undefined;
+  const apply = async (chunk: Chunk): Promise<void> => {
+    const shaped = await chunk.results;
+    let s = 0;
+    for (let i = 0; i < chunk.lineNos.length; i++) {
+      const result = chunk.early[i] ?? shaped[s++]!;
+      if (result.kind === 'reject') {
+        reject(chunk.lineNos[i]!, result.issues, chunk.texts[i]);
+        continue;
+      }
+      summary.warnings += result.warnings;
+      batch.push(result.upsert);
+      bytes += result.upsert.body.length + (result.upsert.gz?.length ?? 0);
+      if (batch.length >= batchRecords || bytes >= batchBytes) await flush();
     }
-    if (isBlank(line.bytes)) return;
-    summary.read++;
-    const parsed = parseEnvelope(line.bytes);
-    if (!parsed.ok) return reject(line.lineNo, parsed.issues, line.bytes);
-    const checked = validateRecord(parsed.envelope.kind, parsed.envelope.record);
-    if (!checked.ok) {
-      return reject(line.lineNo, checked.issues.map((i) => ({ path: `/record${i.path}`, message: i.message })), line.bytes);
-    }
-    summary.warnings += checked.warnings.length;
-    const upsert = shapeRecord(parsed.envelope, gzipLevel);
-    batch.push(upsert);
-    bytes += upsert.body.length + (upsert.gz?.length ?? 0);
-    if (batch.length >= batchRecords || bytes >= batchBytes) await flush();
     if (options.onProgress && Date.now() - lastProgress > 250) {
       lastProgress = Date.now();
       options.onProgress(summary, position());
     }
+  };
+  const seal = async (): Promise<void> => {
+    if (open === undefined) return;
+    const c = open;
+    open = undefined;
+    inflight.push({ lineNos: c.lineNos, texts: c.texts, early: c.early, results: c.toShape.length > 0 ? shaper(c.toShape) : Promise.resolve([]) });
+    while (inflight.length > inflightLimit) await apply(inflight.shift()!);
+  };
+  const take = async (line: Line): Promise<void> => {
+    if ('bytes' in line && isBlank(line.bytes)) return;
+    summary.read++;
+    open ??= { lineNos: [], texts: [], early: [], toShape: [], size: 0 };
+    open.lineNos.push(line.lineNo);
+    if ('tooLong' in line) {
+      open.texts.push(undefined);
+      open.early.push({ kind: 'reject', issues: [{ path: '', message: `line is ${line.tooLong} bytes, over the ${maxLine}-byte limit` }] });
+    } else {
+      open.texts.push(line.bytes);
+      open.early.push(undefined);
+      open.toShape.push(line.bytes);
+      open.size += line.bytes.length;
+    }
+    if (open.lineNos.length >= CHUNK_LINES || open.size >= CHUNK_BYTES) await seal();
   };
   try {
     const input = await openInput(file);
     const totalBytes = file === '-' ? undefined : (await stat(file)).size;
     position = () => ({ file, bytesRead: input.rawBytesRead(), totalBytes });
     let lastLine = 0;
+    let damage: InputError | undefined;
     try {
       for await (const line of readLines(input.stream, maxLine)) {
         lastLine = line.lineNo;
@@ -109,9 +157,14 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
       }
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      // A damaged input (a truncated gzip, say): keep every whole line before the damage, report where it is.
+      damage = err;
+    }
+    await seal();
+    while (inflight.length > 0) await apply(inflight.shift()!);
+    if (damage !== undefined) {
+      // A damaged input (a truncated gzip, say): every whole line before the damage is kept.
       summary.read++;
-      reject(lastLine + 1, [{ path: '', message: `the input is damaged from here on: ${err.message}` }]);
+      reject(lastLine + 1, [{ path: '', message: `the input is damaged from here on: ${damage.message}` }]);
     }
     await flush();
   } finally {

@@ -89,3 +89,26 @@ describe('the demo data set', () => {
     }
   });
 });
+
+describe('the import with worker threads', () => {
+  it('stores exactly what the single-threaded import stores', async () => {
+    const other = await openTestStore();
+    try {
+      const summary = await importFiles(other.store, [input], { workers: 2 });
+      expect(summary).toEqual(first);
+      for (const line of lines) {
+        const env = JSON.parse(line) as Env;
+        if (env.kind === 'alert') {
+          const a = await store.getAlert(env.record.cmsProjectId!, recordKey(env.record.id!));
+          const b = await other.store.getAlert(env.record.cmsProjectId!, recordKey(env.record.id!));
+          expect(b).toEqual(a);
+        } else if (env.kind === 'customer' && env.record.type === 'Company') {
+          expect(await other.store.getCompany(env.record.cmsProjectId!, recordKey(env.record.id!))).toEqual(await store.getCompany(env.record.cmsProjectId!, recordKey(env.record.id!)));
+        }
+      }
+    } finally {
+      await other.store.close();
+      await other.cleanup();
+    }
+  });
+});

@@ -1,0 +1,19 @@
+/** One input line through parsing, validation and shaping: the same steps inline or in a worker. */
+import { validateRecord } from '../contract/index.js';
+import type { Upsert } from '../store/store.js';
+import { parseEnvelope, type LineIssue } from './envelope.js';
+import { shapeRecord } from './shape-record.js';
+
+/** What became of a line. */
+export type LineResult =
+  | { kind: 'record'; upsert: Upsert; warnings: number }
+  | { kind: 'reject'; issues: LineIssue[] };
+
+/** Parses, validates and shapes one line (already known to be under the size limit and not blank). */
+export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult {
+  const parsed = parseEnvelope(bytes);
+  if (!parsed.ok) return { kind: 'reject', issues: parsed.issues };
+  const checked = validateRecord(parsed.envelope.kind, parsed.envelope.record);
+  if (!checked.ok) return { kind: 'reject', issues: checked.issues.map((i) => ({ path: `/record${i.path}`, message: i.message })) };
+  return { kind: 'record', upsert: shapeRecord(parsed.envelope, gzipLevel), warnings: checked.warnings.length };
+}
