@@ -24,7 +24,7 @@ function readHwmKb(pid: number): number | undefined {
 }
 
 /** Runs `node <build> ...args`; with `measure`, under GNU time -v (or polling /proc when absent). */
-export function runCli(build: ServiceBuild, args: string[], opts: { cwd: string; measure?: boolean }): Promise<CliResult> {
+export function runCli(build: ServiceBuild, args: string[], opts: { cwd: string; measure?: boolean; onStderr?: (chunk: string) => void }): Promise<CliResult> {
   const useTime = opts.measure === true && existsSync(TIME);
   // GNU time reports the exact high-water mark after exit; polling /proc could miss a final spike.
   const [cmd, argv] = useTime ? [TIME, ['-v', process.execPath, ...build.nodeArgs, ...args]] : [process.execPath, [...build.nodeArgs, ...args]];
@@ -33,7 +33,10 @@ export function runCli(build: ServiceBuild, args: string[], opts: { cwd: string;
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    opts.onStderr?.(d);
+  });
   let polledKb: number | undefined;
   const poll = opts.measure === true && !useTime ? setInterval(() => (polledKb = readHwmKb(child.pid!) ?? polledKb), 100) : undefined;
   return new Promise((resolve, reject) => {

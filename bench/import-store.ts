@@ -14,7 +14,16 @@ export interface ImportResult {
 
 /** Runs `import FILE --json` and reports records/s over the whole process lifetime. */
 export async function importDataset(build: ServiceBuild, store: BenchStore, file: string): Promise<ImportResult> {
-  const r = await runCli(build, ['import', file, '--json', '--db', store.url], { cwd: store.cwd, measure: true });
+  let lastShown = performance.now();
+  // The importer prints a progress line every few seconds; a large import takes most of an hour,
+  // so pass one on every half minute.
+  const onStderr = (chunk: string): void => {
+    const line = chunk.split('\n').find((l) => l.includes(' read, '));
+    if (line === undefined || performance.now() - lastShown < 30_000) return;
+    lastShown = performance.now();
+    process.stderr.write(`  ${store.kind} import: ${line.trim()}\n`);
+  };
+  const r = await runCli(build, ['import', file, '--json', '--db', store.url], { cwd: store.cwd, measure: true, onStderr });
   const last = r.stdout.trim().split('\n').pop() ?? '';
   if (r.code !== 0 || !last.startsWith('{')) throw new Error(`import into ${store.kind} failed (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
   const summary = JSON.parse(last) as { read: number; stored: number; rejected: number };

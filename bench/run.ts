@@ -72,8 +72,9 @@ try {
       await service.stop();
       const seconds = (performance.now() - t) / 1000;
       log(`${kind}: service stopped ${seconds.toFixed(1)} s after SIGTERM`);
-      // A slow graceful stop means requests were still in flight: show what the service said.
-      if (seconds > 2) process.stderr.write(service.stderrTail().replace(/^/gm, `  ${kind} stderr: `) + '\n');
+      // A slow stop means requests were still in flight or the store would not close: show what
+      // the service said.
+      if (seconds > 2 && service.stderrTail() !== '') process.stderr.write(service.stderrTail().replace(/^/gm, `  ${kind} stderr: `) + '\n');
     });
     log(`${kind}: service answered ${service.startupMs.toFixed(0)} ms after spawn`);
     const walk = await walkToDeepPages(service.base, keys.get(m.heavyCustomer.project)!, m.heavyCustomer.id, 1000);

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { describeConfig } from '../config/load-config.js';
 import { startService } from '../http/service.js';
 import { configFrom, withSettings } from './config-options.js';
+import { stopOnSignals } from './run-service.js';
 
 /** Builds the serve command. */
 export function serveCommand(): Command {
@@ -16,17 +17,6 @@ export function serveCommand(): Command {
         return;
       }
       const service = await startService(config);
-      const stop = (): void => {
-        // close() drains requests in flight (SHUTDOWN_GRACE_MS at most), then the limiter and the store.
-        service.close().then(
-          () => process.exit(0),
-          (err: Error) => {
-            process.stderr.write(`compliance-read: shutdown failed: ${err.message}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      stopOnSignals(service);
     });
 }

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { startService } from '../http/service.js';
 import { configFrom, withSettings } from './config-options.js';
+import { stopOnSignals } from './run-service.js';
 import { runDemo } from './demo-command.js';
 
 /** Builds the start command (what `npm start` runs). */
@@ -13,17 +14,6 @@ export function startCommand(): Command {
       await runDemo(config, { generator: {}, import: true, files: true, keys: true });
       const service = await startService(config);
       process.stdout.write(`\nserving on ${service.url}${config.basePath} (Ctrl-C to stop)\n`);
-      const stop = (): void => {
-        // close() drains requests in flight (SHUTDOWN_GRACE_MS at most), then the limiter and the store.
-        service.close().then(
-          () => process.exit(0),
-          (err: Error) => {
-            process.stderr.write(`compliance-read: shutdown failed: ${err.message}\n`);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      stopOnSignals(service);
     });
 }

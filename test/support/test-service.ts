@@ -1,7 +1,6 @@
 /** A real service for tests: a SQLite file in a temp dir, real import, real keys, real HTTP on a free port. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
@@ -10,6 +9,7 @@ import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
 import type { Store } from '../../src/store/store.js';
+import { freePort } from './cli-process.js';
 import { openTestStore } from './store-harness.js';
 
 /** A running test service. */
@@ -24,18 +24,6 @@ export interface TestService {
   summary: ImportSummary;
   key(project: string, opts?: { scopes?: Scope[]; expiresAt?: string }): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
-}
-
-/** A port nothing listens on right now (signed URLs need the port before the server starts). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Imports `lines` into a fresh store and serves it. */
