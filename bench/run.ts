@@ -44,6 +44,8 @@ const dataset = await ensureDataset(root, cacheDir, build, datasetOptions(opts.s
 log(`data set ${dataset.hash}: ${dataset.reused ? 'reused from the cache' : `generated in ${dataset.generateSeconds.toFixed(1)} s`}`);
 process.stderr.write(describeDataset(dataset.manifest));
 
+const unknown = opts.scenarios.filter((n) => !SCENARIOS.some((s) => s.name === n));
+if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; scenarios are ${SCENARIOS.map((s) => s.name).join(', ')}`);
 const scenarios = SCENARIOS.filter((s) => opts.scenarios.length === 0 || opts.scenarios.includes(s.name));
 const stores: BenchStore[] = [];
 const services: RunningService[] = [];

@@ -63,6 +63,8 @@ export class LocalFileStore implements FileStore {
   private readonly ttlSeconds: number;
   private readonly bucketSeconds: number;
   private realDir: Promise<string> | undefined;
+  private cacheExpires = -1;
+  private cache = new Map<string, string>();
 
   constructor(opts: LocalFileStoreOptions) {
     if (opts.secret.length < MIN_SECRET_BYTES) {
@@ -100,13 +102,24 @@ export class LocalFileStore implements FileStore {
     if (!isSafeObjectKey(doc.objectKey)) {
       throw new RangeError(`LocalFileStore: unsafe objectKey ${JSON.stringify(doc.objectKey)}`);
     }
-    const expires = String(this.expiresAt(now));
+    const expiresAt = this.expiresAt(now);
+    // A URL only changes with its expiry bucket, so each is signed once per bucket.
+    if (expiresAt !== this.cacheExpires || this.cache.size >= 50_000) {
+      this.cache.clear();
+      this.cacheExpires = expiresAt;
+    }
+    const cacheKey = JSON.stringify([doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
+    const cached = this.cache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const expires = String(expiresAt);
     const filename = doc.filename === undefined ? undefined : wellFormed(doc.filename);
     const mimetype = doc.mimetype === undefined ? undefined : wellFormed(doc.mimetype);
     let url = `${this.urlPrefix}${encodeURIComponent(doc.objectKey)}?expires=${expires}`;
     if (filename !== undefined) url += `&filename=${encodeURIComponent(filename)}`;
     if (mimetype !== undefined) url += `&mimetype=${encodeURIComponent(mimetype)}`;
-    return `${url}&sig=${this.sign(doc.objectKey, expires, filename, mimetype)}`;
+    const signed = `${url}&sig=${this.sign(doc.objectKey, expires, filename, mimetype)}`;
+    this.cache.set(cacheKey, signed);
+    return signed;
   }
 
   /** Checks a request's signature and expiry and finds its file; never leaves the directory. */

@@ -61,9 +61,23 @@ export function shapeBody(body: Buffer, options: ShapeOptions): { wire: string |
   return { wire: layout.s === undefined && layout.p === undefined ? null : JSON.stringify(layout), gz };
 }
 
-/** Decodes a stored layout. */
+// Layouts read recently, by their text: hot records are served without parsing theirs again.
+const recent = new Map<string, ParsedLayout>();
+const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [] };
+
+/** Decodes a stored layout (the result is shared: callers must not change it). */
 export function parseLayout(wire: string | null): ParsedLayout {
-  if (wire === null) return { splices: [], pieces: [] };
+  if (wire === null) return NO_LAYOUT;
+  let parsed = recent.get(wire);
+  if (parsed === undefined) {
+    if (recent.size >= 10_000) recent.clear();
+    parsed = decodeLayout(wire);
+    recent.set(wire, parsed);
+  }
+  return parsed;
+}
+
+function decodeLayout(wire: string): ParsedLayout {
   const layout = JSON.parse(wire) as Layout;
   return {
     splices: (layout.s ?? []).map(([start, end, objectKey, filename, mimetype]) => ({

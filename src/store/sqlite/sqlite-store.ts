@@ -259,11 +259,15 @@ export class SqliteStore implements Store {
   }
 
   async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
-    const ins = this.stmt(
-      'INSERT INTO access_log (at, key_id, project, route, record_id, status, request_id, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    // Many rows per statement: one call into SQLite per 64 entries rather than per entry.
+    const cols = '(at, key_id, project, route, record_id, status, request_id, client)';
+    const rows = (n: number): Statement => this.stmt(`INSERT INTO access_log ${cols} VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+    const values = (list: readonly AccessLogEntry[]): unknown[] =>
+      list.flatMap((e) => [e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client]);
     this.db.transaction(() => {
-      for (const e of entries) ins.run(e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client);
+      let i = 0;
+      for (; i + 64 <= entries.length; i += 64) rows(64).run(...values(entries.slice(i, i + 64)));
+      if (i < entries.length) rows(entries.length - i).run(...values(entries.slice(i)));
     })();
   }
 
