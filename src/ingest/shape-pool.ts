@@ -1,6 +1,7 @@
 /** A pool of import workers; chunks go round-robin and come back as promises, awaited in order. */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workers/start-worker.js';
 import type { Upsert } from '../store/store.js';
 import type { LineResult } from './process-line.js';
 import type { ShapeAnswer, ShapeTask } from './shape-worker.js';
@@ -29,13 +30,8 @@ export class ShapePool {
   private next = 0;
 
   constructor(size: number) {
-    // From dist the worker is plain JavaScript; from the sources (tests, tsx) it needs the TypeScript loader.
-    const fromSource = import.meta.url.endsWith('.ts');
-    const file = new URL(fromSource ? './shape-worker.ts' : './shape-worker.js', import.meta.url);
     this.workers = Array.from({ length: size }, () => {
-      const w = fromSource
-        ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file.href)}); });`, { eval: true })
-        : new Worker(file);
+      const w = startWorker(import.meta.url, 'shape-worker');
       w.on('message', (answer: ShapeAnswer) => {
         const p = this.pending.get(answer.id);
         this.pending.delete(answer.id);

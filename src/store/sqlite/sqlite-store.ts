@@ -22,6 +22,8 @@ import type {
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { insertAccessLog } from './access-log-rows.js';
+import { AccessLogThread } from './access-log-thread.js';
 import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
@@ -179,13 +181,22 @@ export class SqliteStore implements Store {
   }
 
   // data_version changes when another connection (a CLI revoking a key) commits to the file;
-  // this connection's own key writes are counted here.
+  // this connection's own key writes are counted here. Reading data_version opens a read
+  // transaction, so it is read at most every 50 ms: a revoke from another process takes effect
+  // within that, a revoke through this store at once.
   private keyWrites = 0;
   private dataVersion: Database.Statement | undefined;
+  private versionSeen = '';
+  private versionReadAt = -Infinity;
 
   apiKeysGeneration(): string {
-    this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
-    return `${String(this.dataVersion.get())}:${this.keyWrites}`;
+    const now = performance.now();
+    if (now - this.versionReadAt >= 50) {
+      this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
+      this.versionSeen = String(this.dataVersion.get());
+      this.versionReadAt = now;
+    }
+    return `${this.versionSeen}:${this.keyWrites}`;
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -259,17 +270,15 @@ export class SqliteStore implements Store {
   }
 
   async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
-    // Many rows per statement: one call into SQLite per 64 entries rather than per entry.
-    const cols = '(at, key_id, project, route, record_id, status, request_id, client)';
-    const rows = (n: number): Statement => this.stmt(`INSERT INTO access_log ${cols} VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
-    const values = (list: readonly AccessLogEntry[]): unknown[] =>
-      list.flatMap((e) => [e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client]);
-    this.db.transaction(() => {
-      let i = 0;
-      for (; i + 64 <= entries.length; i += 64) rows(64).run(...values(entries.slice(i, i + 64)));
-      if (i < entries.length) rows(entries.length - i).run(...values(entries.slice(i)));
-    })();
+    if (entries.length === 0) return;
+    // A file store writes its access log from a worker thread with its own connection, so the
+    // inserts use another core than the reads; an in-memory store has no file to share.
+    if (this.db.memory) return insertAccessLog(this.db, entries);
+    this.logWriter ??= new AccessLogThread(this.db.name);
+    await this.logWriter.append(entries);
   }
+
+  private logWriter: AccessLogThread | undefined;
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
     const { where, params } = accessLogWhere(q, () => '?');
@@ -282,6 +291,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.logWriter?.close();
     this.db.close();
   }
 }
