@@ -75,7 +75,7 @@ export async function startService(build: ServiceBuild, store: BenchStore, probe
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      // Seen on PostgreSQL after a full run: no exit long after the grace, nothing logged at warn.
+      // A service that has not exited 5 s after SIGTERM is a defect worth seeing in the output.
       const timer = setTimeout(() => {
         process.stderr.write(`  ${store.kind} service still running 5 s after SIGTERM: SIGKILL (a --cpu-prof profile is lost)\n`);
         child.kill('SIGKILL');

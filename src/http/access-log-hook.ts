@@ -1,4 +1,5 @@
 /** Records every answer under the base path (reads and refused attempts) in the access log. */
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import type { AccessLogWriter } from './access-log-writer.js';
@@ -13,6 +14,9 @@ function recordOf(request: FastifyRequest): string | null {
 /** Adds the onResponse hook that feeds the writer. */
 export function accessLogHook(app: FastifyInstance, basePath: string, writer: AccessLogWriter): void {
   const skip = new Set([`${basePath}/openapi.json`]);
+  // Node reads a socket's peer address lazily and cannot once the socket is gone: read it while
+  // the connection is new, so a client that hangs up before its answer is logged is still named.
+  app.server.on('connection', (socket: Socket) => void socket.remoteAddress);
   app.addHook('onResponse', async (request, reply) => {
     if (!request.url.startsWith(`${basePath}/`)) return;
     const route = request.routeOptions.url ?? 'unmatched';
@@ -25,7 +29,7 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
       recordId: recordOf(request),
       status: reply.statusCode,
       requestId: request.id,
-      client: request.ip,
+      client: request.ip ?? '',
     });
   });
 }

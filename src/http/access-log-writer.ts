@@ -18,7 +18,10 @@ export interface AccessLogWriterOptions {
 /** The batching writer of the access log. */
 export class AccessLogWriter {
   private buffer: AccessLogEntry[] = [];
-  private writing: Promise<void> = Promise.resolve();
+  /** How many entries at the front of the buffer are being written right now. */
+  private inFlight = 0;
+  /** The drain under way, if any: there is never more than one, however many entries arrive. */
+  private draining: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   /** Entries dropped because the store was unreachable for too long. */
   dropped = 0;
@@ -37,34 +40,48 @@ export class AccessLogWriter {
     this.buffer.push(entry);
     const max = this.options.maxBuffered ?? 100_000;
     if (this.buffer.length > max) {
-      this.dropped += this.buffer.length - max;
-      this.buffer.splice(0, this.buffer.length - max);
+      // The oldest entries not already on their way to the store make room.
+      const over = Math.min(this.buffer.length - max, this.buffer.length - this.inFlight);
+      this.dropped += over;
+      this.buffer.splice(this.inFlight, over);
     }
-    if (this.buffer.length >= (this.options.batch ?? 500)) void this.flush();
+    if (this.draining === undefined && this.buffer.length >= (this.options.batch ?? 500)) void this.flush();
   }
 
-  /** Writes what is queued; one write at a time, in order. */
+  /** Writes what is queued, in order; joins the drain already under way rather than starting another. */
   flush(): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      const size = this.options.batch ?? 500;
-      while (this.buffer.length > 0) {
-        const batch = this.buffer.slice(0, size);
-        try {
-          await this.store.appendAccessLog(batch);
-          this.buffer.splice(0, batch.length);
-        } catch (err) {
-          // Kept for the next round: the store may be back by then.
-          this.log?.error({ err, pending: this.buffer.length }, 'access log write failed; entries kept for retry');
-          return;
-        }
-      }
-    });
-    return this.writing;
+    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    return this.draining;
   }
 
   /** Stops the timer and writes everything still queued. */
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    // Entries that arrived while the last drain finished its final batch.
+    if (this.buffer.length > 0) await this.flush();
+  }
+
+  /** Entries waiting to be written. */
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  private async drain(): Promise<void> {
+    const size = this.options.batch ?? 500;
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.slice(0, size);
+      this.inFlight = batch.length;
+      try {
+        await this.store.appendAccessLog(batch);
+        this.buffer.splice(0, batch.length);
+      } catch (err) {
+        // Kept for the next round: the store may be back by then.
+        this.log?.error({ err, pending: this.buffer.length }, 'access log write failed; entries kept for retry');
+        return;
+      } finally {
+        this.inFlight = 0;
+      }
+    }
   }
 }

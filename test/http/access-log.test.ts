@@ -1,5 +1,7 @@
 /** The access log: every read and every refused attempt, answerable per project and record. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessLogEntry } from '../../src/store/access-log.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -65,5 +67,31 @@ describe('access log', () => {
     expect(got.length).toBeGreaterThanOrEqual(2);
     expect(await svc.store.queryAccessLog({ project: A, recordId: C.toLowerCase(), since: before, limit: 100 })).toHaveLength(got.length);
     expect(await svc.store.queryAccessLog({ project: A, recordId: C.toLowerCase(), until: before, limit: 100 })).toHaveLength(0);
+  });
+
+  it('names the client of a request whose connection closed before its answer was logged', async () => {
+    const { port } = new URL(svc.url);
+    const ids = Array.from({ length: 20 }, (_, i) => `hung-up-${i}`);
+    // Each client sends its request and hangs up at once, before the answer can reach it.
+    await Promise.all(
+      ids.map(
+        (id) =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect(Number(port), '127.0.0.1', () => {
+              socket.end(`GET /v1/alerts/${ALERT} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${keyA.key}\r\nx-request-id: ${id}\r\n\r\n`);
+              socket.destroy();
+              resolve();
+            });
+            socket.on('error', reject);
+          }),
+      ),
+    );
+    let logged: AccessLogEntry[] = [];
+    for (let i = 0; i < 100 && logged.length < ids.length; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      logged = (await svc.store.queryAccessLog({ project: A, limit: 1000 })).filter((e) => e.requestId.startsWith('hung-up-'));
+    }
+    expect(logged.length).toBeGreaterThan(0);
+    for (const e of logged) expect(e.client).toBe('127.0.0.1');
   });
 });

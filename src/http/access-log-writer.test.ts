@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessLogEntry, AccessLogStore } from '../store/access-log.js';
+import { AccessLogWriter } from './access-log-writer.js';
+
+const entry = (n: number): AccessLogEntry => ({
+  at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)).toISOString(),
+  keyId: 'k1',
+  project: 'proj-a',
+  route: '/v1/alerts/:id',
+  recordId: null,
+  status: 200,
+  requestId: `r-${n}`,
+  client: '127.0.0.1',
+});
+
+/** An access log that can be switched off, and counts the writes it was asked for. */
+function switchableLog(): AccessLogStore & { up: boolean; calls: number; written: AccessLogEntry[] } {
+  const log = {
+    up: false,
+    calls: 0,
+    written: [] as AccessLogEntry[],
+    async appendAccessLog(entries: readonly AccessLogEntry[]) {
+      log.calls++;
+      await new Promise((r) => setTimeout(r, 1));
+      if (!log.up) throw new Error('store unreachable');
+      log.written.push(...entries);
+    },
+    async queryAccessLog() {
+      return [];
+    },
+  };
+  return log;
+}
+
+describe('AccessLogWriter', () => {
+  it('starts one write at a time however many entries arrive while the store refuses them', async () => {
+    const store = switchableLog();
+    const writer = new AccessLogWriter(store, undefined, { batch: 10, flushMs: 60_000 });
+    for (let i = 0; i < 5_000; i++) writer.append(entry(i));
+    await writer.flush();
+    // One attempt per drain, not one per entry past the batch size.
+    expect(store.calls).toBeLessThanOrEqual(2);
+    expect(writer.pending).toBe(5_000);
+    store.up = true;
+    await writer.close();
+    expect(store.written.map((e) => e.requestId)).toEqual(Array.from({ length: 5_000 }, (_, i) => `r-${i}`));
+    expect(writer.pending).toBe(0);
+  });
+
+  it('drops the oldest waiting entries past maxBuffered, never those being written', async () => {
+    const store = switchableLog();
+    store.up = true;
+    const writer = new AccessLogWriter(store, undefined, { batch: 4, flushMs: 60_000, maxBuffered: 6 });
+    for (let i = 0; i < 4; i++) writer.append(entry(i)); // a full batch: its write starts now
+    for (let i = 4; i < 12; i++) writer.append(entry(i)); // 8 more while it is written; room for 2
+    await writer.close();
+    expect(writer.dropped).toBe(6);
+    expect(store.written.map((e) => e.requestId)).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-10', 'r-11']);
+  });
+});
