@@ -19,6 +19,8 @@ export interface BenchOptions {
   cpuProf: boolean;
   /** Keep the imported stores and the run directory for inspection. */
   keep: boolean;
+  /** Also serve each store with ACCESS_LOG=off, measured in the same rotation, to price the access log. */
+  accessLogAb: boolean;
 }
 
 // Small must finish in under two minutes on a 2-core machine with both stores: 11 scenarios ×
@@ -28,7 +30,8 @@ const DEFAULT_DURATION: Record<Scale, number> = { small: 0.5, large: 5 };
 const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128' };
 
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
-                      [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]`;
+                      [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
+                      [--access-log-ab]`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -54,6 +57,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
       'cpu-prof': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      'access-log-ab': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -79,5 +83,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     scenarios: list(values.scenarios),
     cpuProf: values['cpu-prof'],
     keep: values.keep,
+    accessLogAb: values['access-log-ab'],
   };
 }

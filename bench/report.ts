@@ -46,12 +46,21 @@ export function formatTable(rows: Row[]): string {
 }
 
 /** RATIO lines at the reference connection count, then IMPORT and STARTUP lines. */
+/** Name suffix of a store served with ACCESS_LOG=off (npm run bench -- --access-log-ab). */
+export const NO_ACCESS_LOG = '-nolog';
+
 export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): string {
   const out: string[] = [];
   for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
     const v = verdictOf(r, rows);
     const extra = r.scenario.startsWith('executions') ? `p99 ${r.p99.toFixed(2)} ms, ` : '';
     out.push(`RATIO ${r.scenario} ${r.store} ${r.ratio.toFixed(2)}  (${extra}target ${verdictText(v)})`);
+  }
+  for (const r of rows.filter((x) => x.store.endsWith(NO_ACCESS_LOG))) {
+    const logged = rows.find((x) => x.store === r.store.slice(0, -NO_ACCESS_LOG.length) && x.scenario === r.scenario && x.connections === r.connections);
+    if (logged === undefined) continue;
+    const cost = 1 - logged.rps / r.rps;
+    out.push(`ACCESS_LOG ${r.scenario} ${logged.store} c${r.connections} ${(cost * 100).toFixed(1)}%  (req/s ${Math.round(logged.rps)} logged vs ${Math.round(r.rps)} not; target ≤ 10% ${cost <= 0.1 ? 'PASS' : 'FAIL'})`);
   }
   for (const f of facts) out.push(`IMPORT ${f.store} ${Math.round(f.recordsPerSecond)} ${f.peakRssMb === undefined ? '-' : Math.round(f.peakRssMb)}  (${importVerdict(f.store, f.recordsPerSecond, f.peakRssMb)})`);
   for (const f of facts) out.push(`STARTUP ${f.store} ${Math.round(f.startupMs)}  (${startupVerdict(f.store, scale, f.startupMs)})`);

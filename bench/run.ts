@@ -23,7 +23,7 @@ import { SCENARIOS, companyPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
-import { formatLines, formatTable, type StoreFacts } from './report.js';
+import { NO_ACCESS_LOG, formatLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
 
 const CEILING = 'ceiling';
@@ -86,6 +86,12 @@ try {
     const lists = new RequestLists(m, [side], CEILING, opts.duration);
     for (const s of scenarios) captured.push(...(await captureResponses(service.base, await lists.get(s, { name: kind, base: service.base }), s.expect)));
     sides.push(side);
+    if (opts.accessLogAb) {
+      // The same store served without its access log, measured in the same rotation: the difference is the log's cost.
+      const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, [], ['--access-log', 'off']);
+      stoppers.unshift(() => twin.stop());
+      sides.push({ ...side, name: `${kind}${NO_ACCESS_LOG}`, base: twin.base, etags: new Map(), etagMinute: -1 });
+    }
   }
   const dataFile = join(runDir, 'ceiling.bin');
   writeCeilingData(dataFile, captured);
@@ -115,13 +121,13 @@ try {
   log(`services and ceiling stopped in ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
 
   const rows = summarise(samples, CEILING);
-  const facts: StoreFacts[] = sides.map((s, i) => ({ store: s.name, recordsPerSecond: imports.get(s.name)!.recordsPerSecond, peakRssMb: imports.get(s.name)!.peakRssMb, startupMs: services[i]!.startupMs }));
+  const facts: StoreFacts[] = opts.stores.map((kind, i) => ({ store: kind, recordsPerSecond: imports.get(kind)!.recordsPerSecond, peakRssMb: imports.get(kind)!.peakRssMb, startupMs: services[i]!.startupMs }));
   process.stdout.write(`\n${formatTable(rows)}\n\n${formatLines(rows, facts, opts.scale)}\n`);
 
   const resultsDir = join(root, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   const base = join(resultsDir, `${stamp}-${opts.scale}`);
-  const profiles = opts.cpuProf ? profileSummaries(sides.map((s) => ({ store: s.name, dir: profileDir(s.name) }))) : undefined;
+  const profiles = opts.cpuProf ? profileSummaries(opts.stores.map((kind) => ({ store: kind, dir: profileDir(kind) }))) : undefined;
   if (profiles !== undefined) process.stdout.write(`\n${profiles.text}`);
   const { samples: _samples, ...manifestSummary } = m;
   writeFileSync(

@@ -49,12 +49,18 @@ async function awaitFirstAnswer(child: ChildProcess, base: string, probePath: st
 }
 
 /** Spawns the service on a free port with rate limits out of the way and logs at warn. */
-export async function startService(build: ServiceBuild, store: BenchStore, probe: { path: string; key: string }, extraNodeArgs: string[] = []): Promise<RunningService> {
+export async function startService(
+  build: ServiceBuild,
+  store: BenchStore,
+  probe: { path: string; key: string },
+  extraNodeArgs: string[] = [],
+  extraServeArgs: string[] = [],
+): Promise<RunningService> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // The per-key token bucket would otherwise answer 429 within a second of load.
   // A short shutdown grace: the load has stopped by the time the bench stops the service.
-  const args = ['serve', '--db', store.url, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000', '--shutdown-grace', '1000'];
+  const args = ['serve', '--db', store.url, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000', '--shutdown-grace', '1000', ...extraServeArgs];
   const started = performance.now();
   const child = spawn(process.execPath, [...extraNodeArgs, ...build.nodeArgs, ...args], { cwd: store.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
   let stderr = '';

@@ -120,6 +120,13 @@ export const SETTINGS = {
   keepAliveTimeout: setting({ env: 'KEEP_ALIVE_TIMEOUT_MS', flag: '--keep-alive-timeout <ms>', description: 'idle keep-alive connection lifetime', default: 5_000, parse: int(1, 600_000) }),
   maxHeaderBytes: setting({ env: 'MAX_HEADER_BYTES', flag: '--max-header-bytes <n>', description: 'largest request line plus headers (431 past it)', default: 16_384, parse: int(1024, 1_048_576) }),
   shutdownGrace: setting({ env: 'SHUTDOWN_GRACE_MS', flag: '--shutdown-grace <ms>', description: 'on SIGTERM, how long requests in flight may take to finish', default: 10_000, parse: int(0, 600_000) }),
+  accessLog: setting({
+    env: 'ACCESS_LOG',
+    flag: '--access-log <on-or-off>',
+    description: 'record every read and refused attempt in the store’s access log (off only to measure its cost or in development)',
+    default: true,
+    parse: (raw) => oneOf('on', 'off')(raw) === 'on',
+  }),
   gzipLevel: setting({ env: 'GZIP_LEVEL', flag: '--gzip-level <n>', description: 'zlib level of the gzip bytes stored at import (0 stores none)', default: 6, parse: int(0, 9) }),
 };
 

@@ -17,19 +17,21 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
   // Node reads a socket's peer address lazily and cannot once the socket is gone: read it while
   // the connection is new, so a client that hangs up before its answer is logged is still named.
   app.server.on('connection', (socket: Socket) => void socket.remoteAddress);
-  app.addHook('onResponse', async (request, reply) => {
-    if (!request.url.startsWith(`${basePath}/`)) return;
+  // A callback hook, like the server's others: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (skip.has(route)) return;
+    if (request.url.startsWith(`${basePath}/`) && !skip.has(route)) record(request, reply.statusCode, route);
+    done();
+  });
+  const record = (request: FastifyRequest, status: number, route: string): void =>
     writer.append({
       at: new Date().toISOString(),
       keyId: request.apiKey?.id ?? null,
       project: request.apiKey?.project ?? '',
       route,
       recordId: recordOf(request),
-      status: reply.statusCode,
+      status,
       requestId: request.id,
       client: request.ip ?? '',
     });
-  });
 }

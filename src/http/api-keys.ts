@@ -1,5 +1,5 @@
 /** API keys: minted once, stored as hashes only, each bound to one project and a set of scopes. */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 
 /** The scopes a key may carry, one per read operation. */
@@ -10,7 +10,8 @@ const KEY_FORMAT = /^crs_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 
 /** The stored hash of a presented key. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot form: a third of createHash's cost, and this runs on every request.
+  return hash('sha256', key, 'hex');
 }
 
 /** Options for minting a key. */

@@ -69,10 +69,11 @@ export function createMetrics(): Metrics {
 /** A plugin recording every answered request by its route pattern and status code. */
 export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void {
   return (app) => {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const labels = { route: request.routeOptions.url ?? UNMATCHED, method: request.method, status: String(reply.statusCode) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
   };
 }

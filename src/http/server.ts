@@ -34,8 +34,8 @@ export interface ServerDeps {
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
   /** Socket time-outs and header size limit; Node's defaults when absent. */
   limits?: ServerLimits;
-  /** Batching of the access log (every answer under the base path is recorded). */
-  accessLog?: AccessLogWriterOptions;
+  /** Batching of the access log (every answer under the base path is recorded); false turns it off. */
+  accessLog?: AccessLogWriterOptions | false;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: readonly string[];
 }
@@ -64,7 +64,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks rather than async ones on every request: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
@@ -72,9 +73,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       // JSON (and file downloads, which set a stricter one): nothing in them may run or be framed.
       reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
       if (!request.url.startsWith(`${deps.basePath}/files/`) && !acceptsJson(request.headers.accept)) {
-        throw new ServiceError('not_acceptable', 'this service answers application/json only');
+        done(new ServiceError('not_acceptable', 'this service answers application/json only'));
+        return;
       }
     }
+    done();
   });
   const cors = deps.corsOrigins !== undefined && deps.corsOrigins.length > 0;
   if (cors) {
@@ -92,10 +95,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) paths.add(route.url);
   });
-  const accessLog = new AccessLogWriter(deps.store, deps.logger === false ? undefined : app.log, deps.accessLog);
-  accessLogHook(app, deps.basePath, accessLog);
-  // Runs before the service closes the store: what is queued is written first.
-  app.addHook('onClose', async () => accessLog.close());
+  if (deps.accessLog !== false) {
+    const accessLog = new AccessLogWriter(deps.store, deps.logger === false ? undefined : app.log, deps.accessLog);
+    accessLogHook(app, deps.basePath, accessLog);
+    // Runs before the service closes the store: what is queued is written first.
+    app.addHook('onClose', async () => accessLog.close());
+  }
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(async () => {
     throw new ServiceError('not_found', 'no such route');

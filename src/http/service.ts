@@ -118,6 +118,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     cacheControl: config.cacheControl,
     limits: serverLimitsOf(config),
     corsOrigins: config.corsOrigins,
+    accessLog: config.accessLog ? {} : false,
     plugins: [
       requestMetrics(metrics),
       healthRoutes(store),

@@ -94,4 +94,17 @@ describe('access log', () => {
     expect(logged.length).toBeGreaterThan(0);
     for (const e of logged) expect(e.client).toBe('127.0.0.1');
   });
+
+  it('writes nothing when the access log is turned off', async () => {
+    const quiet = await startTestService([companyLine(A, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')], { accessLog: false });
+    try {
+      const k = await quiet.key(A);
+      const r = await fetch(`${quiet.url}/v1/companies/${C}/details`, { headers: { authorization: `Bearer ${k.key}` } });
+      expect(r.status).toBe(200);
+      await quiet.app.close(); // a writer would flush what it holds here
+      expect(await quiet.store.queryAccessLog({ project: A, limit: 10 })).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
 });

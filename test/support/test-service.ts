@@ -27,7 +27,7 @@ export interface TestService {
 }
 
 /** Imports `lines` into a fresh store and serves it. */
-export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[] } = {}): Promise<TestService> {
+export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[]; accessLog?: false } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
   const input = join(dir, 'input.ndjson');
   writeFileSync(input, lines.join('\n') + '\n');
@@ -46,6 +46,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
     basePath: '/v1',
     cacheControl: 'no-store',
     corsOrigins: opts.corsOrigins,
+    accessLog: opts.accessLog,
   });
   const url = await app.listen({ port, host: '127.0.0.1' });
   return {

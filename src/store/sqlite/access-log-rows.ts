@@ -1,4 +1,7 @@
-/** Access log rows into SQLite: many rows per statement, one transaction per batch. */
+/**
+ * Access log rows into SQLite: many rows per statement, one transaction per batch; the
+ * per-record index is caught up separately, in sorted batches (see migration 3).
+ */
 import type Database from 'better-sqlite3';
 import type { AccessLogEntry } from '../access-log.js';
 
@@ -30,4 +33,35 @@ export function insertAccessLog(db: Database.Database, entries: readonly AccessL
       insertOf(db, part.length).run(...values(part));
     }
   })();
+}
+
+const WATERMARK = 'access_log_indexed_upto';
+
+/** Adds the rows appended since the last call to the per-record index, in key order; returns how many rows it covered. */
+export function indexAccessLog(db: Database.Database): number {
+  return db
+    .transaction(() => {
+      const upto = Number((db.prepare('SELECT value FROM meta WHERE key = ?').get(WATERMARK) as { value: number }).value);
+      const max = Number((db.prepare('SELECT coalesce(max(id), 0) AS m FROM access_log').get() as { m: number }).m);
+      if (max <= upto) return 0;
+      db.prepare(
+        `INSERT INTO access_log_by_record SELECT project, record_id, at, id FROM access_log
+         WHERE id > ? AND id <= ? AND record_id IS NOT NULL ORDER BY project, record_id, at, id`,
+      ).run(upto, max);
+      db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(max, WATERMARK);
+      return max - upto;
+    })
+    .immediate();
+}
+
+/**
+ * The ids of a record's entries: from the per-record index, plus the tail not indexed yet.
+ * `extra` is the time window (`AND at ...`), applied to both halves with the same parameters.
+ */
+export function recordEntriesSql(extra: string): string {
+  return `SELECT * FROM access_log WHERE id IN (
+    SELECT id FROM access_log_by_record WHERE project = ? AND record_id = ?${extra}
+    UNION ALL
+    SELECT id FROM access_log WHERE id > (SELECT value FROM meta WHERE key = '${WATERMARK}') AND project = ? AND record_id = ?${extra}
+  ) ORDER BY at, id LIMIT ?`;
 }

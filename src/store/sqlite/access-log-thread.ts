@@ -33,7 +33,8 @@ export class AccessLogThread {
     const done = new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.ref(); // a batch is on its way: keep the process alive for its answer
-      this.worker.postMessage({ id, entries });
+      // One JSON string clones several times faster than the same entries as objects.
+      this.worker.postMessage({ id, json: JSON.stringify(entries) });
     });
     this.inflight.add(done);
     void done.then(

@@ -89,4 +89,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX access_log_by_time ON access_log (project, at);
   CREATE INDEX access_log_by_record ON access_log (project, record_id, at);
   `,
+  `
+  -- The per-record index of the access log is built in sorted batches (access-log-rows.ts), not
+  -- row by row: a random key per read rewrote one whole index page per logged read. Rows with an
+  -- id above access_log_indexed_upto are not in it yet; queries scan that short tail.
+  DROP INDEX access_log_by_record;
+  CREATE TABLE access_log_by_record (
+    project   TEXT NOT NULL,
+    record_id TEXT NOT NULL,
+    at        TEXT NOT NULL,
+    id        INTEGER NOT NULL,
+    PRIMARY KEY (project, record_id, at, id)
+  ) WITHOUT ROWID;
+  INSERT INTO access_log_by_record
+    SELECT project, record_id, at, id FROM access_log WHERE record_id IS NOT NULL ORDER BY project, record_id, at, id;
+  INSERT INTO meta (key, value) VALUES ('access_log_indexed_upto', (SELECT coalesce(max(id), 0) FROM access_log));
+  `,
 ];

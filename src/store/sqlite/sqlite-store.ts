@@ -22,7 +22,7 @@ import type {
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
-import { insertAccessLog } from './access-log-rows.js';
+import { insertAccessLog, recordEntriesSql } from './access-log-rows.js';
 import { AccessLogThread } from './access-log-thread.js';
 import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
@@ -284,6 +284,12 @@ export class SqliteStore implements Store {
   private logWriter: AccessLogThread | undefined;
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
+    if (q.recordId !== undefined) {
+      const window = [...(q.since === undefined ? [] : [q.since]), ...(q.until === undefined ? [] : [q.until])];
+      const extra = `${q.since === undefined ? '' : ' AND at >= ?'}${q.until === undefined ? '' : ' AND at < ?'}`;
+      const half = [q.project, q.recordId, ...window];
+      return (this.stmt(recordEntriesSql(extra)).all(...half, ...half, q.limit) as AccessLogRow[]).map(entryOfRow);
+    }
     const { where, params } = accessLogWhere(q, () => '?');
     const rows = this.stmt(`SELECT * FROM access_log WHERE ${where} ORDER BY at, id LIMIT ?`).all(...params, q.limit) as AccessLogRow[];
     return rows.map(entryOfRow);

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AccessLogEntry } from '../access-log.js';
+import { indexAccessLog, insertAccessLog } from './access-log-rows.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+
+const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
+const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => ({
+  at: `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+  keyId: 'k1',
+  project,
+  route: '/v1/companies/:id/details',
+  recordId,
+  status: 200,
+  requestId: `r-${project}-${minute}`,
+  client: '127.0.0.1',
+});
+
+let dir: string | undefined;
+let store: SqliteStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the access log per-record index', () => {
+  it('finds a record’s reads whether or not the index has caught up with them, in time order', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = openSqliteStore(file);
+    await store.appendAccessLog([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'proj-b')]);
+    const writer = new Database(file);
+    expect(indexAccessLog(writer)).toBe(4);
+    expect(indexAccessLog(writer)).toBe(0);
+    await store.appendAccessLog([entry(4, R), entry(6, null), entry(0, R)]); // the tail, not indexed yet
+    const minutes = async (q: { since?: string; until?: string } = {}) =>
+      (await store!.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100, ...q })).map((e) => Number(e.at.slice(14, 16)));
+    expect(await minutes()).toEqual([0, 3, 4, 5]);
+    expect(await minutes({ since: '2026-03-01T10:03:00.000Z', until: '2026-03-01T10:05:00.000Z' })).toEqual([3, 4]);
+    expect(indexAccessLog(writer)).toBe(3);
+    expect(await minutes()).toEqual([0, 3, 4, 5]);
+    expect(writer.prepare('SELECT count(*) AS n FROM access_log_by_record').get()).toEqual({ n: 6 });
+    // Another project's read of the same id stays in that project.
+    expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-2']);
+    writer.close();
+  });
+
+  it('moves the reads of a file made before the index existed into it when the file is migrated', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    const old = new Database(file);
+    for (const [v, sql] of SQLITE_MIGRATIONS.slice(0, 2).entries()) {
+      old.exec(sql);
+      old.pragma(`user_version = ${v + 1}`);
+    }
+    insertAccessLog(old, [entry(2, R), entry(1, R), entry(3, 'other')]);
+    old.close();
+    store = openSqliteStore(file);
+    expect((await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-a-1', 'r-proj-a-2']);
+    const db = new Database(file);
+    expect(indexAccessLog(db)).toBe(0); // all three were indexed by the migration
+    db.close();
+  });
+});
