@@ -5,6 +5,7 @@ import { defaultWorkers } from '../ingest/shape-pool.js';
 import { progressReporter } from './progress.js';
 import { useStore, withDbOption } from './store-option.js';
 import { loadConfig } from '../config/load-config.js';
+import { StoreError } from '../store/store-errors.js';
 
 /** Builds the import command. */
 export function importCommand(): Command {
@@ -25,7 +26,12 @@ export function importCommand(): Command {
           workers: Number(opts.workers),
           onProgress: progress.onProgress,
         }),
-      );
+      ).catch((err: unknown) => {
+        progress.done();
+        if (!(err instanceof StoreError)) throw err;
+        // Each batch commits whole or not at all, and a re-run skips what is already stored.
+        throw new Error(`${err.message}.\nBatches committed before the failure are complete; once fixed, run the same import again: it resumes.`);
+      });
       progress.done();
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -23,6 +23,7 @@ import type {
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { insertAccessLog, recordEntriesSql } from './access-log-rows.js';
+import { guardedSync } from './sqlite-errors.js';
 import { AccessLogThread } from './access-log-thread.js';
 import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
@@ -31,20 +32,22 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean } = {}): SqliteStore {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false });
-  db.pragma('busy_timeout = 10000');
-  if (!options.readonly) {
-    // Records are kilobytes: 16 KiB pages keep most rows (body and gzip bytes) on one page
-    // instead of an overflow chain. Only takes effect on a new, empty file.
-    db.pragma('page_size = 16384');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    migrate(db);
-  }
-  db.pragma('mmap_size = 2147418112');
-  db.pragma('cache_size = -65536');
-  return new SqliteStore(db);
+  return guardedSync('open', () => {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file, { readonly: options.readonly ?? false });
+    db.pragma('busy_timeout = 10000');
+    if (!options.readonly) {
+      // Records are kilobytes: 16 KiB pages keep most rows (body and gzip bytes) on one page
+      // instead of an overflow chain. Only takes effect on a new, empty file.
+      db.pragma('page_size = 16384');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    }
+    db.pragma('mmap_size = 2147418112');
+    db.pragma('cache_size = -65536');
+    return new SqliteStore(db);
+  });
 }
 
 /** Applies the migrations the file has not seen yet, each in its own transaction. */
@@ -129,7 +132,7 @@ export class SqliteStore implements Store {
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
-    return this.writeTx.immediate(items);
+    return guardedSync('write', () => this.writeTx.immediate(items));
   }
 
   private writeOne(item: Upsert): WriteOutcome {
