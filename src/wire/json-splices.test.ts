@@ -14,8 +14,9 @@ function expected(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(expected);
   if (v === null || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
+  // Defined, not assigned: a "__proto__" member must stay an own property, as JSON.parse makes it.
   const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(o)) out[k] = expected(val);
+  for (const [k, val] of Object.entries(o)) Object.defineProperty(out, k, { value: expected(val), enumerable: true, writable: true, configurable: true });
   if (typeof o.presignedUrl === 'string') {
     const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
     out.presignedUrl = signed({
