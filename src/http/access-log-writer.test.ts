@@ -57,4 +57,17 @@ describe('AccessLogWriter', () => {
     expect(writer.dropped).toBe(6);
     expect(store.written.map((e) => e.requestId)).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-10', 'r-11']);
   });
+
+  it('retries a refused write when its timer fires, not with every request that follows', async () => {
+    const store = switchableLog();
+    const writer = new AccessLogWriter(store, undefined, { batch: 10, flushMs: 60_000 });
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 100; i++) writer.append(entry(round * 100 + i));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect(store.calls).toBe(1);
+    store.up = true;
+    await writer.close();
+    expect(store.written).toHaveLength(5_000);
+  });
 });

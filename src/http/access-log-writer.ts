@@ -23,6 +23,8 @@ export class AccessLogWriter {
   /** The drain under way, if any: there is never more than one, however many entries arrive. */
   private draining: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
+  /** A write failed: the next attempt waits for the timer instead of coming with the next request. */
+  private backingOff = false;
   /** Entries dropped because the store was unreachable for too long. */
   dropped = 0;
 
@@ -31,7 +33,10 @@ export class AccessLogWriter {
     private readonly log: FastifyBaseLogger | undefined,
     private readonly options: AccessLogWriterOptions = {},
   ) {
-    this.timer = setInterval(() => void this.flush(), options.flushMs ?? 250);
+    this.timer = setInterval(() => {
+      this.backingOff = false;
+      void this.flush();
+    }, options.flushMs ?? 250);
     this.timer.unref();
   }
 
@@ -45,7 +50,7 @@ export class AccessLogWriter {
       this.dropped += over;
       this.buffer.splice(this.inFlight, over);
     }
-    if (this.draining === undefined && this.buffer.length >= (this.options.batch ?? 500)) void this.flush();
+    if (this.draining === undefined && !this.backingOff && this.buffer.length >= (this.options.batch ?? 500)) void this.flush();
   }
 
   /** Writes what is queued, in order; joins the drain already under way rather than starting another. */
@@ -77,7 +82,8 @@ export class AccessLogWriter {
         this.buffer.splice(0, batch.length);
       } catch (err) {
         // Kept for the next round: the store may be back by then.
-        this.log?.error({ err, pending: this.buffer.length }, 'access log write failed; entries kept for retry');
+        this.backingOff = true;
+        this.log?.error({ err, pending: this.buffer.length, dropped: this.dropped }, 'access log write failed; entries kept for retry');
         return;
       } finally {
         this.inFlight = 0;

@@ -101,6 +101,36 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX access_log_by_time ON access_log (project, at);
   CREATE INDEX access_log_by_record ON access_log (project, record_id, at);
   `,
+  `
+  -- The access log a flush at a time (access-log-batches.ts): one row per project per batch,
+  -- the entries as a JSON array, rather than a row and two index entries per read. The
+  -- per-record table names the batches holding a record's reads; it is caught up in bulk, and
+  -- batches not in it yet are not indexed. Keys start with project, like every table.
+  CREATE TABLE access_log_batches (
+    project  text COLLATE "C" NOT NULL,
+    id       bigint GENERATED ALWAYS AS IDENTITY,
+    first_at text COLLATE "C" NOT NULL,
+    last_at  text COLLATE "C" NOT NULL,
+    entries  text NOT NULL,
+    records  text NOT NULL,
+    indexed  boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (project, id)
+  );
+  CREATE INDEX access_log_batches_by_time ON access_log_batches (project, first_at, id, last_at);
+  CREATE INDEX access_log_batches_unindexed ON access_log_batches (project, first_at, id) WHERE NOT indexed;
+  CREATE TABLE access_log_records (
+    project   text COLLATE "C" NOT NULL,
+    record_id text COLLATE "C" NOT NULL,
+    batch_id  bigint NOT NULL,
+    PRIMARY KEY (project, record_id, batch_id)
+  );
+  INSERT INTO access_log_batches (project, first_at, last_at, entries, records)
+    SELECT project, min(at), max(at),
+           json_agg(json_build_array(at, key_id, route, record_id, status, request_id, client) ORDER BY id)::text,
+           coalesce(json_agg(DISTINCT record_id) FILTER (WHERE record_id IS NOT NULL), '[]'::json)::text
+    FROM access_log GROUP BY project, id / 500 ORDER BY min(id);
+  DROP TABLE access_log;
+  `,
 ];
 
 /** Fixed advisory lock key for migrations: every replica of every version uses the same one. */

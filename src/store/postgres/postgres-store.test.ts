@@ -161,4 +161,27 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect((err as Error).message).toMatch(/23505/);
     expect((err as Error).message).not.toMatch(/INSERT/);
   });
+
+  it('finds a record’s access log entries whether or not the per-record table has caught up with them', async () => {
+    const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
+    const entry = (minute: number, recordId: string | null, project = 'log-a') => ({
+      at: `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+      keyId: 'k1',
+      project,
+      route: '/v1/companies/:id/details',
+      recordId,
+      status: 200,
+      requestId: `r-${project}-${minute}`,
+      client: '127.0.0.1',
+    });
+    const minutes = async () => (await store.queryAccessLog({ project: 'log-a', recordId: R, limit: 100 })).map((e) => Number(e.at.slice(14, 16)));
+    await store.appendAccessLog([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'log-b')]);
+    expect(await store.indexAccessLog()).toBe(2); // one batch per project
+    await store.appendAccessLog([entry(4, R), entry(6, null), entry(0, R)]);
+    expect(await minutes()).toEqual([0, 3, 4, 5]);
+    expect(await store.indexAccessLog()).toBe(1);
+    expect(await minutes()).toEqual([0, 3, 4, 5]);
+    expect((await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project IN ('log-a', 'log-b')")).rows[0]).toEqual({ n: 4 });
+    expect((await store.queryAccessLog({ project: 'log-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-log-b-2']);
+  });
 });

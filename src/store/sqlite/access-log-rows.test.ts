@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from '../access-log.js';
-import { indexAccessLog, insertAccessLog } from './access-log-rows.js';
+import { indexAccessLog } from './access-log-rows.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
@@ -27,29 +27,30 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the access log per-record index', () => {
+describe('the access log in batches', () => {
   it('finds a record’s reads whether or not the index has caught up with them, in time order', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
     store = openSqliteStore(file);
     await store.appendAccessLog([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'proj-b')]);
     const writer = new Database(file);
-    expect(indexAccessLog(writer)).toBe(4);
+    expect(indexAccessLog(writer)).toBe(2); // one batch per project
     expect(indexAccessLog(writer)).toBe(0);
     await store.appendAccessLog([entry(4, R), entry(6, null), entry(0, R)]); // the tail, not indexed yet
     const minutes = async (q: { since?: string; until?: string } = {}) =>
       (await store!.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100, ...q })).map((e) => Number(e.at.slice(14, 16)));
     expect(await minutes()).toEqual([0, 3, 4, 5]);
     expect(await minutes({ since: '2026-03-01T10:03:00.000Z', until: '2026-03-01T10:05:00.000Z' })).toEqual([3, 4]);
-    expect(indexAccessLog(writer)).toBe(3);
+    expect(indexAccessLog(writer)).toBe(1);
     expect(await minutes()).toEqual([0, 3, 4, 5]);
-    expect(writer.prepare('SELECT count(*) AS n FROM access_log_by_record').get()).toEqual({ n: 6 });
+    // One row per record per batch: R and "other" in the first proj-a batch, R in proj-b's and in the second.
+    expect(writer.prepare('SELECT count(*) AS n FROM access_log_records').get()).toEqual({ n: 4 });
     // Another project's read of the same id stays in that project.
     expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-2']);
     writer.close();
   });
 
-  it('moves the reads of a file made before the index existed into it when the file is migrated', async () => {
+  it('moves the reads of a file made before batches existed into them when the file is migrated', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
     const old = new Database(file);
@@ -57,12 +58,15 @@ describe('the access log per-record index', () => {
       old.exec(sql);
       old.pragma(`user_version = ${v + 1}`);
     }
-    insertAccessLog(old, [entry(2, R), entry(1, R), entry(3, 'other')]);
+    const row = old.prepare('INSERT INTO access_log (at, key_id, project, route, record_id, status, request_id, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const e of [entry(2, R), entry(1, R), entry(3, 'other'), entry(4, R, 'proj-b')]) row.run(e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client);
     old.close();
     store = openSqliteStore(file);
     expect((await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-a-1', 'r-proj-a-2']);
+    expect(await store.queryAccessLog({ project: 'proj-a', limit: 100 })).toEqual([entry(1, R), entry(2, R), entry(3, 'other')]);
     const db = new Database(file);
-    expect(indexAccessLog(db)).toBe(0); // all three were indexed by the migration
+    expect(indexAccessLog(db)).toBe(2); // a batch per project, indexed by the worker's next catch-up
     db.close();
+    expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-4']);
   });
 });

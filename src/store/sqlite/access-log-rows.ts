@@ -1,67 +1,34 @@
-/**
- * Access log rows into SQLite: many rows per statement, one transaction per batch; the
- * per-record index is caught up separately, in sorted batches (see migration 3).
- */
+/** The access log in SQLite: batch rows in, the per-record table caught up in bulk, batches out in order. */
 import type Database from 'better-sqlite3';
-import type { AccessLogEntry } from '../access-log.js';
+import type { NewBatch } from '../access-log-batches.js';
 
-const COLUMNS = '(at, key_id, project, route, record_id, status, request_id, client)';
-const PER_STATEMENT = 64;
-const prepared = new WeakMap<Database.Database, Map<number, Database.Statement>>();
+const inserts = new WeakMap<Database.Database, Database.Statement>();
 
-function insertOf(db: Database.Database, n: number): Database.Statement {
-  let byCount = prepared.get(db);
-  if (byCount === undefined) {
-    byCount = new Map();
-    prepared.set(db, byCount);
+/** Appends batches (see batchesOf), in one transaction. */
+export function insertAccessLog(db: Database.Database, batches: readonly NewBatch[]): void {
+  let insert = inserts.get(db);
+  if (insert === undefined) {
+    insert = db.prepare('INSERT INTO access_log_batches (project, first_at, last_at, entries, records) VALUES (?, ?, ?, ?, ?)');
+    inserts.set(db, insert);
   }
-  let stmt = byCount.get(n);
-  if (stmt === undefined) {
-    stmt = db.prepare(`INSERT INTO access_log ${COLUMNS} VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
-    byCount.set(n, stmt);
-  }
-  return stmt;
-}
-
-/** Appends entries in one transaction, 64 rows per statement. */
-export function insertAccessLog(db: Database.Database, entries: readonly AccessLogEntry[]): void {
-  const values = (list: readonly AccessLogEntry[]): unknown[] =>
-    list.flatMap((e) => [e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client]);
+  const statement = insert;
   db.transaction(() => {
-    for (let i = 0; i < entries.length; i += PER_STATEMENT) {
-      const part = entries.slice(i, i + PER_STATEMENT);
-      insertOf(db, part.length).run(...values(part));
-    }
+    for (const b of batches) statement.run(b.project, b.firstAt, b.lastAt, b.entries, b.records);
   })();
 }
 
-const WATERMARK = 'access_log_indexed_upto';
-
-/** Adds the rows appended since the last call to the per-record index, in key order; returns how many rows it covered. */
+/** Adds the batches not yet in the per-record table to it, in key order; returns how many batches it covered. */
 export function indexAccessLog(db: Database.Database): number {
   return db
     .transaction(() => {
-      const upto = Number((db.prepare('SELECT value FROM meta WHERE key = ?').get(WATERMARK) as { value: number }).value);
-      const max = Number((db.prepare('SELECT coalesce(max(id), 0) AS m FROM access_log').get() as { m: number }).m);
-      if (max <= upto) return 0;
+      // One writer at a time (immediate transaction): no batch can land between the two statements.
       db.prepare(
-        `INSERT INTO access_log_by_record SELECT project, record_id, at, id FROM access_log
-         WHERE id > ? AND id <= ? AND record_id IS NOT NULL ORDER BY project, record_id, at, id`,
-      ).run(upto, max);
-      db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(max, WATERMARK);
-      return max - upto;
+        `INSERT OR IGNORE INTO access_log_records (project, record_id, batch_id)
+         SELECT b.project, r.value, b.id FROM access_log_batches b, json_each(b.records) r
+         WHERE b.indexed = 0 ORDER BY 1, 2, 3`,
+      ).run();
+      return db.prepare('UPDATE access_log_batches SET indexed = 1 WHERE indexed = 0').run().changes;
     })
     .immediate();
 }
 
-/**
- * The ids of a record's entries: from the per-record index, plus the tail not indexed yet.
- * `extra` is the time window (`AND at ...`), applied to both halves with the same parameters.
- */
-export function recordEntriesSql(extra: string): string {
-  return `SELECT * FROM access_log WHERE id IN (
-    SELECT id FROM access_log_by_record WHERE project = ? AND record_id = ?${extra}
-    UNION ALL
-    SELECT id FROM access_log WHERE id > (SELECT value FROM meta WHERE key = '${WATERMARK}') AND project = ? AND record_id = ?${extra}
-  ) ORDER BY at, id LIMIT ?`;
-}

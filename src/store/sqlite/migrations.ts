@@ -90,19 +90,31 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX access_log_by_record ON access_log (project, record_id, at);
   `,
   `
-  -- The per-record index of the access log is built in sorted batches (access-log-rows.ts), not
-  -- row by row: a random key per read rewrote one whole index page per logged read. Rows with an
-  -- id above access_log_indexed_upto are not in it yet; queries scan that short tail.
-  DROP INDEX access_log_by_record;
-  CREATE TABLE access_log_by_record (
+  -- The access log a flush at a time (access-log-batches.ts): one row per project per batch,
+  -- the entries as a JSON array, rather than a row and two index entries per read. The
+  -- per-record table names the batches holding a record's reads; it is caught up in bulk, and
+  -- batches not in it yet have indexed = 0.
+  CREATE TABLE access_log_batches (
+    id       INTEGER PRIMARY KEY,
+    project  TEXT NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at  TEXT NOT NULL,
+    entries  TEXT NOT NULL,
+    records  TEXT NOT NULL,
+    indexed  INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX access_log_batches_by_time ON access_log_batches (project, first_at, id, last_at);
+  CREATE INDEX access_log_batches_unindexed ON access_log_batches (project, first_at, id) WHERE indexed = 0;
+  CREATE TABLE access_log_records (
     project   TEXT NOT NULL,
     record_id TEXT NOT NULL,
-    at        TEXT NOT NULL,
-    id        INTEGER NOT NULL,
-    PRIMARY KEY (project, record_id, at, id)
+    batch_id  INTEGER NOT NULL,
+    PRIMARY KEY (project, record_id, batch_id)
   ) WITHOUT ROWID;
-  INSERT INTO access_log_by_record
-    SELECT project, record_id, at, id FROM access_log WHERE record_id IS NOT NULL ORDER BY project, record_id, at, id;
-  INSERT INTO meta (key, value) VALUES ('access_log_indexed_upto', (SELECT coalesce(max(id), 0) FROM access_log));
+  INSERT INTO access_log_batches (project, first_at, last_at, entries, records)
+    SELECT project, min(at), max(at), json_group_array(json_array(at, key_id, route, record_id, status, request_id, client)),
+           json_group_array(DISTINCT record_id) FILTER (WHERE record_id IS NOT NULL)
+    FROM (SELECT * FROM access_log ORDER BY id) GROUP BY project, id / 500 ORDER BY min(id);
+  DROP TABLE access_log;
   `,
 ];

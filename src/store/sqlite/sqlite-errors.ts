@@ -21,8 +21,9 @@ export function sqliteStoreError(err: unknown, operation: string): StoreError {
   if (hit !== undefined) {
     return new StoreUnavailableError(`SQLite store ${operation} failed: ${hit[1]} (${String(code)}); nothing of the failed ${operation} was stored`, { cause: err });
   }
+  // SQLite's messages name tables and constraints, never bound values.
   const reason = err instanceof Error ? err.message : String(err);
-  return new StoreError(`SQLite store ${operation} failed (${typeof code === 'string' ? code : reason})`, { cause: err });
+  return new StoreError(`SQLite store ${operation} failed (${typeof code === 'string' ? `${code}: ${reason}` : reason})`, { cause: err });
 }
 
 /** Runs `fn`, rethrowing any failure as a store error naming `operation`. */

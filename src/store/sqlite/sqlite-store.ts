@@ -22,13 +22,16 @@ import type {
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
-import { insertAccessLog, recordEntriesSql } from './access-log-rows.js';
+import { insertAccessLog } from './access-log-rows.js';
+import { batchesOf, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
 import { guardedSync } from './sqlite-errors.js';
 import { AccessLogThread } from './access-log-thread.js';
-import { accessLogWhere, entryOfRow, type AccessLogEntry, type AccessLogQuery, type AccessLogRow } from '../access-log.js';
+import type { AccessLogEntry, AccessLogQuery } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
+
+const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0' };
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean } = {}): SqliteStore {
@@ -279,23 +282,16 @@ export class SqliteStore implements Store {
     if (entries.length === 0) return;
     // A file store writes its access log from a worker thread with its own connection, so the
     // inserts use another core than the reads; an in-memory store has no file to share.
-    if (this.db.memory) return insertAccessLog(this.db, entries);
+    const batches = batchesOf(entries);
+    if (this.db.memory) return insertAccessLog(this.db, batches);
     this.logWriter ??= new AccessLogThread(this.db.name);
-    await this.logWriter.append(entries);
+    await this.logWriter.append(batches);
   }
 
   private logWriter: AccessLogThread | undefined;
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
-    if (q.recordId !== undefined) {
-      const window = [...(q.since === undefined ? [] : [q.since]), ...(q.until === undefined ? [] : [q.until])];
-      const extra = `${q.since === undefined ? '' : ' AND at >= ?'}${q.until === undefined ? '' : ' AND at < ?'}`;
-      const half = [q.project, q.recordId, ...window];
-      return (this.stmt(recordEntriesSql(extra)).all(...half, ...half, q.limit) as AccessLogRow[]).map(entryOfRow);
-    }
-    const { where, params } = accessLogWhere(q, () => '?');
-    const rows = this.stmt(`SELECT * FROM access_log WHERE ${where} ORDER BY at, id LIMIT ?`).all(...params, q.limit) as AccessLogRow[];
-    return rows.map(entryOfRow);
+    return queryBatches(q, SQLITE_BATCHES, async (sql, params) => this.stmt(sql).all(...params) as BatchRow[]);
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,149 @@
+/**
+ * The access log is stored a flush at a time: one row per project per batch of entries, the
+ * entries as one JSON array, so a logged read costs a share of one insert rather than a row and
+ * its index entries. A per-record table names the batches holding a record's reads; it is caught
+ * up in bulk (batches not in it yet are flagged), and reads gather entries batch by batch.
+ */
+import type { AccessLogEntry, AccessLogQuery } from './access-log.js';
+
+/** One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client]. */
+type StoredEntry = [string, string | null, string, string | null, number, string, string];
+
+/** One batch row to insert. */
+export interface NewBatch {
+  project: string;
+  firstAt: string;
+  lastAt: string;
+  /** JSON array of StoredEntry. */
+  entries: string;
+  /** JSON array of the distinct record ids in the batch, for the per-record table's catch-up. */
+  records: string;
+}
+
+/** A batch row as read back. */
+export interface BatchRow {
+  id: number | string;
+  project: string;
+  first_at: string;
+  entries: string;
+}
+
+/** Splits entries into one batch per project, keeping their order. */
+export function batchesOf(entries: readonly AccessLogEntry[]): NewBatch[] {
+  const byProject = new Map<string, AccessLogEntry[]>();
+  for (const e of entries) {
+    const list = byProject.get(e.project);
+    if (list === undefined) byProject.set(e.project, [e]);
+    else list.push(e);
+  }
+  return [...byProject].map(([project, list]) => {
+    let firstAt = list[0]!.at;
+    let lastAt = firstAt;
+    for (const e of list) {
+      if (e.at < firstAt) firstAt = e.at;
+      if (e.at > lastAt) lastAt = e.at;
+    }
+    const stored = list.map((e): StoredEntry => [e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client]);
+    const records = new Set<string>();
+    for (const e of list) if (e.recordId !== null) records.add(e.recordId);
+    return { project, firstAt, lastAt, entries: JSON.stringify(stored), records: JSON.stringify([...records]) };
+  });
+}
+
+/** Batch rows per round trip while gathering. */
+export const BATCHES_PER_FETCH = 200;
+
+/** Where the SQL dialects differ for the batch queries. */
+export interface BatchDialect {
+  /** The n-th (1-based) parameter placeholder. */
+  placeholder(n: number): string;
+  /** The condition of a batch not yet in the per-record table. */
+  unindexed: string;
+}
+
+/**
+ * The statement fetching the next batches a query may draw on, in (first_at, id) order, after
+ * a given batch when `keyset`: for a record, the batches the per-record table names plus those
+ * not in it yet; else every batch of the project. `params` builds its parameters per round trip.
+ */
+export function batchFetch(q: AccessLogQuery, keyset: boolean, d: BatchDialect): { sql: string; params: (after: { firstAt: string; id: number } | undefined) => unknown[] } {
+  const base: unknown[] = q.recordId === undefined ? [q.project] : [q.project, q.project, q.recordId];
+  let n = base.length;
+  const next = (): string => d.placeholder(++n);
+  const keysetSql = keyset ? ` AND (first_at, id) > (${next()}, ${next()})` : '';
+  const window: string[] = [];
+  if (q.since !== undefined) window.push(` AND last_at >= ${next()}`);
+  if (q.until !== undefined) window.push(` AND first_at < ${next()}`);
+  const page = `${keysetSql}${window.join('')} ORDER BY first_at, id LIMIT ${BATCHES_PER_FETCH}`;
+  const columns = 'id, project, first_at, entries';
+  const from =
+    q.recordId === undefined
+      ? `SELECT ${columns} FROM access_log_batches WHERE project = ${d.placeholder(1)}`
+      : `SELECT ${columns} FROM access_log_batches WHERE project = ${d.placeholder(1)} AND (id IN (SELECT batch_id FROM access_log_records WHERE project = ${d.placeholder(2)} AND record_id = ${d.placeholder(3)}) OR ${d.unindexed})`;
+  const windowParams = [...(q.since === undefined ? [] : [q.since]), ...(q.until === undefined ? [] : [q.until])];
+  return {
+    sql: from + page,
+    params: (after) => [...base, ...(keyset && after !== undefined ? [after.firstAt, after.id] : []), ...windowParams],
+  };
+}
+
+/** Runs a query over batches with `run(sql, params)`, gathering its entries (see gatherEntries). */
+export function queryBatches(q: AccessLogQuery, d: BatchDialect, run: (sql: string, params: unknown[]) => Promise<BatchRow[]>): Promise<AccessLogEntry[]> {
+  const first = batchFetch(q, false, d);
+  const next = batchFetch(q, true, d);
+  return gatherEntries(q, (after) => (after === undefined ? run(first.sql, first.params(after)) : run(next.sql, next.params(after))));
+}
+
+interface Gathered {
+  entry: AccessLogEntry;
+  batch: number;
+  position: number;
+}
+
+const before = (a: Gathered, b: Gathered): number =>
+  a.entry.at < b.entry.at ? -1 : a.entry.at > b.entry.at ? 1 : a.batch - b.batch || a.position - b.position;
+
+/**
+ * The entries a query asks for, oldest first (ties in batch order), at most `q.limit`.
+ * `fetch` returns the next `pageSize` batches in (first_at, id) order after the given one; gathering stops
+ * once no later batch can hold an entry earlier than the ones kept.
+ */
+export async function gatherEntries(
+  q: AccessLogQuery,
+  fetch: (after: { firstAt: string; id: number } | undefined) => Promise<BatchRow[]>,
+  pageSize = BATCHES_PER_FETCH,
+): Promise<AccessLogEntry[]> {
+  let kept: Gathered[] = [];
+  // The limit-th earliest time kept at the last trim: a batch starting after it has nothing to add.
+  let threshold: string | undefined;
+  const trim = (): void => {
+    kept.sort(before);
+    if (kept.length > q.limit) kept = kept.slice(0, q.limit);
+  };
+  let after: { firstAt: string; id: number } | undefined;
+  for (;;) {
+    const rows = await fetch(after);
+    for (const row of rows) {
+      if (threshold !== undefined && row.first_at > threshold) {
+        trim();
+        return kept.map((g) => g.entry);
+      }
+      const id = Number(row.id);
+      (JSON.parse(row.entries) as StoredEntry[]).forEach(([at, keyId, route, recordId, status, requestId, client], position) => {
+        if (q.since !== undefined && at < q.since) return;
+        if (q.until !== undefined && at >= q.until) return;
+        if (q.recordId !== undefined && recordId !== q.recordId) return;
+        kept.push({ entry: { at, keyId, project: row.project, route, recordId, status, requestId, client }, batch: id, position });
+      });
+      if (kept.length >= (threshold === undefined ? q.limit : 2 * q.limit)) {
+        trim();
+        threshold = kept[kept.length - 1]!.entry.at;
+      }
+      after = { firstAt: row.first_at, id };
+    }
+    if (rows.length < pageSize) {
+      trim();
+      return kept.map((g) => g.entry);
+    }
+  }
+}
