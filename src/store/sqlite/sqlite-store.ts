@@ -25,7 +25,7 @@ import { SQLITE_MIGRATIONS } from './migrations.js';
 import { insertAccessLog } from './access-log-rows.js';
 import { batchesOf, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
 import { guardedSync } from './sqlite-errors.js';
-import { AccessLogThread } from './access-log-thread.js';
+import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogEntry, AccessLogQuery } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
@@ -280,15 +280,22 @@ export class SqliteStore implements Store {
 
   async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    // A file store writes its access log from a worker thread with its own connection, so the
-    // inserts use another core than the reads; an in-memory store has no file to share.
+    // One row per project per flush, on the serving connection: a write by another connection
+    // would make this one drop its page cache at its next read. The write must not wait for a
+    // lock another process holds (an import), or reads would wait with it: busy, it fails at once
+    // and the writer retries on its next tick.
     const batches = batchesOf(entries);
-    if (this.db.memory) return insertAccessLog(this.db, batches);
-    this.logWriter ??= new AccessLogThread(this.db.name);
-    await this.logWriter.append(batches);
+    this.db.pragma('busy_timeout = 0');
+    try {
+      guardedSync('access log write', () => insertAccessLog(this.db, batches));
+    } finally {
+      this.db.pragma('busy_timeout = 10000');
+    }
+    // The per-record table is caught up in bulk on a worker thread's own connection.
+    if (!this.db.memory) this.logIndexer ??= new AccessLogIndexer(this.db.name);
   }
 
-  private logWriter: AccessLogThread | undefined;
+  private logIndexer: AccessLogIndexer | undefined;
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
     return queryBatches(q, SQLITE_BATCHES, async (sql, params) => this.stmt(sql).all(...params) as BatchRow[]);
@@ -299,7 +306,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.logWriter?.close();
+    await this.logIndexer?.close();
     this.db.close();
   }
 }
