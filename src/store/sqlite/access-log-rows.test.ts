@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from '../access-log.js';
+import { StoreUnavailableError } from '../store-errors.js';
 import { indexAccessLog } from './access-log-rows.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
@@ -68,5 +69,23 @@ describe('the access log in batches', () => {
     expect(indexAccessLog(db)).toBe(2); // a batch per project, indexed by the worker's next catch-up
     db.close();
     expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-4']);
+  });
+
+  it('refuses a write at once, without waiting, while another connection holds the write lock', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = openSqliteStore(file);
+    const importer = new Database(file);
+    importer.prepare('BEGIN IMMEDIATE').run(); // as an import's transaction would
+    const started = Date.now();
+    const err = await store.appendAccessLog([entry(1, R)]).catch((e: unknown) => e);
+    // The connection waits up to 10 s for locks elsewhere; the access log must not.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(err).toBeInstanceOf(StoreUnavailableError);
+    expect((err as Error).message).toMatch(/another process holds the SQLite file locked/);
+    importer.prepare('COMMIT').run();
+    importer.close();
+    await store.appendAccessLog([entry(1, R)]);
+    expect(await store.queryAccessLog({ project: 'proj-a', limit: 10 })).toEqual([entry(1, R)]);
   });
 });
