@@ -33,7 +33,7 @@ export async function runCopy(
   const storeOptions = { ...storeOptionsOf(config), statementTimeoutMs: Math.max(config.pgStatementTimeout, 60_000) };
   const source = await openStore(from, storeOptions);
   try {
-    const target = await openStore(to, storeOptions);
+    const target = await openStore(to, { ...storeOptions, bulkWrites: true });
     try {
       const started = performance.now();
       const elapsed = (): number => (performance.now() - started) / 1000;

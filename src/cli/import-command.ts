@@ -19,7 +19,7 @@ export function importCommand(): Command {
     .action(async (files: string[], opts: { db?: string; json?: boolean; gzipLevel?: string; maxLineBytes: string; workers: string }) => {
       const config = loadConfig({ databaseUrl: opts.db, gzipLevel: opts.gzipLevel });
       const progress = progressReporter(process.stderr);
-      const summary = await useStore({ db: config.databaseUrl }, (store) =>
+      const summary = await useStore({ db: config.databaseUrl, bulkWrites: true }, (store) =>
         importFiles(store, files, {
           gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel,
           maxLineBytes: Number(opts.maxLineBytes),

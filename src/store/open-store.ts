@@ -6,6 +6,8 @@ import { openSqliteStore } from './sqlite/sqlite-store.js';
 export interface OpenStoreOptions {
   poolSize?: number;
   statementTimeoutMs?: number;
+  /** Opened to write in bulk (import, copy) rather than to serve reads. */
+  bulkWrites?: boolean;
 }
 
 /** True when a URL names a PostgreSQL server. */
@@ -19,7 +21,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     const { openPostgresStore } = await import('./postgres/postgres-store.js');
     return openPostgresStore(url, options);
   }
-  return openSqliteStore(sqlitePath(url));
+  return openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites });
 }
 
 /** The file path of a SQLite URL (`sqlite:PATH`, `file:PATH` or a bare path). */

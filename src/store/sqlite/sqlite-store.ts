@@ -34,7 +34,7 @@ type Statement = Database.Statement<unknown[], unknown>;
 const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0' };
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
-export function openSqliteStore(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean } = {}): SqliteStore {
   return guardedSync('open', () => {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file, { readonly: options.readonly ?? false });
@@ -47,8 +47,15 @@ export function openSqliteStore(file: string, options: { readonly?: boolean } = 
       db.pragma('synchronous = NORMAL');
       migrate(db);
     }
-    db.pragma('mmap_size = 2147418112');
-    db.pragma('cache_size = -65536');
+    if (options.bulkWrites) {
+      // An import reads little and writes much: mapped reads would only add the touched pages of
+      // a growing file to the process's resident memory, and a large page cache would hold them.
+      db.pragma('mmap_size = 0');
+      db.pragma('cache_size = -16384');
+    } else {
+      db.pragma('mmap_size = 2147418112');
+      db.pragma('cache_size = -65536');
+    }
     return new SqliteStore(db);
   });
 }
