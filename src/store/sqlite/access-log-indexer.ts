@@ -13,8 +13,8 @@ export const INDEX_EVERY_MS = 10_000;
 export class AccessLogIndexer {
   private readonly worker: Worker;
 
-  constructor(file: string, everyMs = INDEX_EVERY_MS) {
-    this.worker = startWorker(import.meta.url, 'access-log-index-worker', { file, everyMs });
+  constructor(file: string) {
+    this.worker = startWorker(import.meta.url, 'access-log-index-worker', { file, everyMs: INDEX_EVERY_MS });
     // A failure of the thread leaves batches flagged, and queries read those too: nothing to recover.
     this.worker.on('error', () => undefined);
     // It must not keep the process alive on its own.
