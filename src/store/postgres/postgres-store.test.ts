@@ -184,4 +184,29 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect((await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project IN ('log-a', 'log-b')")).rows[0]).toEqual({ n: 4 });
     expect((await store.queryAccessLog({ project: 'log-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-log-b-2']);
   });
+
+  it('moves the access log of a schema made before batches existed into them when it migrates', async () => {
+    const url = await freshSchema();
+    const schema = url.match(/search_path%3D(\w+)/)![1]!;
+    // The schema as version 2 left it, with three reads logged row by row.
+    await admin(`SET search_path = ${schema}; ${POSTGRES_MIGRATIONS[0]} ${POSTGRES_MIGRATIONS[1]}
+      CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO schema_migrations (version) VALUES (1), (2);
+      INSERT INTO access_log (project, at, key_id, route, record_id, status, request_id, client) VALUES
+        ('old-a', '2026-03-01T10:02:00.000Z', 'k1', '/v1/alerts/:id', 'r1', 200, 'q2', '10.0.0.1'),
+        ('old-a', '2026-03-01T10:01:00.000Z', 'k1', '/v1/alerts/:id', 'r1', 404, 'q1', '10.0.0.1'),
+        ('old-a', '2026-03-01T10:03:00.000Z', NULL, '/v1/alerts/:id', NULL, 401, 'q3', '10.0.0.2');`);
+    const migrated = await openPostgresStore(url, { poolSize: 1 });
+    try {
+      expect((await migrated.queryAccessLog({ project: 'old-a', limit: 10 })).map((e) => [e.requestId, e.status, e.keyId, e.recordId])).toEqual([
+        ['q1', 404, 'k1', 'r1'],
+        ['q2', 200, 'k1', 'r1'],
+        ['q3', 401, null, null],
+      ]);
+      expect(await migrated.indexAccessLog()).toBe(1);
+      expect((await migrated.queryAccessLog({ project: 'old-a', recordId: 'r1', limit: 10 })).map((e) => e.requestId)).toEqual(['q1', 'q2']);
+    } finally {
+      await migrated.close();
+    }
+  });
 });
