@@ -19,7 +19,8 @@ import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
 import type { AccessLogEntry, AccessLogQuery } from '../access-log.js';
-import { batchesOf, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
+import { queryBatches, type BatchRow } from '../access-log-batches.js';
+import { CatchUpSchedule, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES } from './access-log-sql.js';
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 
@@ -35,10 +36,6 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
 }
 
-const POSTGRES_BATCHES: BatchDialect = { placeholder: (n) => `$${n}`, unindexed: 'NOT indexed' };
-/** The per-record table of the access log is caught up after this many entries, or this long after the last catch-up. */
-const INDEX_EVERY_ENTRIES = 50_000;
-const INDEX_EVERY_MS = 10_000;
 
 /** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
 const WRITE_LOCK_CLASS = 0x43435257;
@@ -243,16 +240,8 @@ export class PostgresStore implements Store {
 
   async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const values: unknown[] = [];
-    const tuples = batchesOf(entries).map((b, i) => {
-      values.push(b.project, b.firstAt, b.lastAt, b.entries, b.records);
-      return `(${[1, 2, 3, 4, 5].map((c) => `$${i * 5 + c}`).join(', ')})`;
-    });
-    await guarded('appendAccessLog', () =>
-      this.pool.query(`INSERT INTO access_log_batches (project, first_at, last_at, entries, records) VALUES ${tuples.join(', ')}`, values),
-    );
-    this.unindexedEntries += entries.length;
-    if (this.unindexedEntries >= INDEX_EVERY_ENTRIES || performance.now() - this.indexedAt >= INDEX_EVERY_MS) {
+    await guarded('appendAccessLog', () => insertAccessLogBatches(this.pool, entries));
+    if (this.logCatchUp.due(entries.length)) {
       // Off the request path already (the writer's drain); a failure leaves the batches flagged, and queries still find them.
       await this.indexAccessLog().catch(() => undefined);
     }
@@ -260,24 +249,11 @@ export class PostgresStore implements Store {
 
   /** Adds the batches not yet in the per-record table to it; returns how many batches it covered. */
   async indexAccessLog(): Promise<number> {
-    this.unindexedEntries = 0;
-    this.indexedAt = performance.now();
-    // One statement, one snapshot: a batch another replica commits meanwhile stays flagged for next time.
-    const r = await guarded('indexAccessLog', () =>
-      this.pool.query<{ n: string }>(
-        `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE NOT indexed RETURNING project, id, records),
-         added AS (
-           INSERT INTO access_log_records (project, record_id, batch_id)
-           SELECT todo.project, r.value, todo.id FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3
-           ON CONFLICT DO NOTHING)
-         SELECT count(*) AS n FROM todo`,
-      ),
-    );
-    return Number(r.rows[0]?.n ?? 0);
+    this.logCatchUp.started();
+    return guarded('indexAccessLog', () => indexPostgresAccessLog(this.pool));
   }
 
-  private unindexedEntries = 0;
-  private indexedAt = performance.now();
+  private readonly logCatchUp = new CatchUpSchedule();
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
     return queryBatches(q, POSTGRES_BATCHES, async (sql, params) => (await guarded('queryAccessLog', () => this.pool.query<BatchRow>(sql, params))).rows);
