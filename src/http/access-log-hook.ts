@@ -31,8 +31,10 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
   app.server.on('connection', (socket: Socket) => void socket.remoteAddress);
   // A callback hook, like the server's others: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    if (request.url.startsWith(`${basePath}/`) && !skip.has(route)) record(request, reply.statusCode, route);
+    if (request.url.startsWith(`${basePath}/`)) {
+      const route = request.routeOptions.url ?? 'unmatched';
+      if (!skip.has(route)) record(request, reply.statusCode, route);
+    }
     done();
   });
   const record = (request: FastifyRequest, status: number, route: string): void =>

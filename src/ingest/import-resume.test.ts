@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alertLine, companyLine, executionLine } from '../../test/support/records.js';
+import { companyHistoryLines } from '../../test/support/records.js';
 import { dumpSqliteStore, integrityOf, isSubsetOf } from '../../test/support/sqlite-dump.js';
 
 const CLI = ['--import', 'tsx', join(import.meta.dirname, '..', 'cli', 'main.ts')];
@@ -55,11 +55,7 @@ describe('an import killed part-way', () => {
     const random = seeded(seed);
     const C = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
     const F = 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b';
-    const lines = [companyLine('p', C, F)];
-    for (let i = 0; i < 25_000; i++) {
-      lines.push(executionLine('p', C, i));
-      if (i % 1000 === 0) lines.push(alertLine('p', `aa5c2a4e-3d1f-4a6b-9c8d-${String(i).padStart(12, '0')}`, C, F));
-    }
+    const lines = companyHistoryLines('p', C, F, 25_000, 1000);
     const input = join(dir, 'big.ndjson');
     writeFileSync(input, lines.join('\n') + '\n');
 

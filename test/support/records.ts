@@ -144,3 +144,16 @@ function shiftDay(dateTime: string): string {
   d.setUTCDate(d.getUTCDate() + 1);
   return d.toISOString().slice(0, 10) + dateTime.slice(10);
 }
+
+/**
+ * One company's import: its record, `executions` executions, and an alert every `alertEvery`
+ * executions (ids aa5c2a4e-...-<execution number>), for tests that need a file of some size.
+ */
+export function companyHistoryLines(project: string, companyId: string, objectKey: string, executions: number, alertEvery: number): string[] {
+  const lines = [companyLine(project, companyId, objectKey)];
+  for (let i = 0; i < executions; i++) {
+    lines.push(executionLine(project, companyId, i));
+    if (i % alertEvery === 0) lines.push(alertLine(project, `aa5c2a4e-3d1f-4a6b-9c8d-${String(i).padStart(12, '0')}`, companyId, objectKey));
+  }
+  return lines;
+}

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import type { ExecutionUpsert, Upsert } from '../store.js';
+import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
 
@@ -164,16 +165,7 @@ describe.runIf(runIt)('PostgreSQL store', () => {
 
   it('finds a record’s access log entries whether or not the per-record table has caught up with them', async () => {
     const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
-    const entry = (minute: number, recordId: string | null, project = 'log-a') => ({
-      at: `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
-      keyId: 'k1',
-      project,
-      route: '/v1/companies/:id/details',
-      recordId,
-      status: 200,
-      requestId: `r-${project}-${minute}`,
-      client: '127.0.0.1',
-    });
+    const entry = (minute: number, recordId: string | null, project = 'log-a') => accessLogEntry(minute, recordId, project);
     const minutes = async () => (await store.queryAccessLog({ project: 'log-a', recordId: R, limit: 100 })).map((e) => Number(e.at.slice(14, 16)));
     await store.appendAccessLog([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'log-b')]);
     expect(await store.indexAccessLog()).toBe(2); // one batch per project

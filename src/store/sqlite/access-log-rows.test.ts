@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import type { AccessLogEntry } from '../access-log.js';
 import { StoreUnavailableError } from '../store-errors.js';
 import { indexAccessLog } from './access-log-rows.js';
@@ -10,16 +11,7 @@ import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 
 const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
-const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => ({
-  at: `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
-  keyId: 'k1',
-  project,
-  route: '/v1/companies/:id/details',
-  recordId,
-  status: 200,
-  requestId: `r-${project}-${minute}`,
-  client: '127.0.0.1',
-});
+const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => accessLogEntry(minute, recordId, project);
 
 let dir: string | undefined;
 let store: SqliteStore | undefined;
