@@ -70,4 +70,28 @@ describe('AccessLogWriter', () => {
     await writer.close();
     expect(store.written).toHaveLength(5_000);
   });
+
+  it('writes full batches while entries keep arriving, and leaves partial ones to the timer', async () => {
+    const store = switchableLog();
+    store.up = true;
+    const sizes: number[] = [];
+    const append = store.appendAccessLog.bind(store);
+    store.appendAccessLog = async (entries) => {
+      sizes.push(entries.length);
+      await append(entries);
+    };
+    const writer = new AccessLogWriter(store, undefined, { batch: 50, flushMs: 25 });
+    const started = performance.now();
+    // 20 entries per millisecond: each 1 ms write sees a few more arrive before it ends.
+    for (let round = 0; round < 200; round++) {
+      for (let i = 0; i < 20; i++) writer.append(entry(round * 20 + i));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const ticks = Math.ceil((performance.now() - started) / 25);
+    await writer.close();
+    // Partial batches come only from the timer's ticks (one each at most) and the close.
+    expect(sizes.filter((n) => n < 50).length).toBeLessThanOrEqual(ticks + 1);
+    expect(sizes.filter((n) => n === 50).length).toBeGreaterThan(40);
+    expect(store.written.map((e) => e.requestId)).toEqual(Array.from({ length: 4_000 }, (_, i) => `r-${i}`));
+  });
 });

@@ -50,13 +50,23 @@ export class AccessLogWriter {
       this.dropped += over;
       this.buffer.splice(this.inFlight, over);
     }
-    if (this.draining === undefined && !this.backingOff && this.buffer.length >= (this.options.batch ?? 500)) void this.flush();
+    if (this.draining === undefined && !this.backingOff && this.buffer.length >= this.batchSize) void this.drainOnce(false);
   }
 
   /** Writes what is queued, in order; joins the drain already under way rather than starting another. */
-  flush(): Promise<void> {
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  async flush(): Promise<void> {
+    // A drain of full batches only may be under way: once it ends, the tail still has to go.
+    while (this.draining !== undefined) await this.draining;
+    if (this.buffer.length > 0) await this.drainOnce(true);
+  }
+
+  private drainOnce(tail: boolean): Promise<void> {
+    this.draining ??= this.drain(tail).finally(() => (this.draining = undefined));
     return this.draining;
+  }
+
+  private get batchSize(): number {
+    return this.options.batch ?? 500;
   }
 
   /** Stops the timer and writes everything still queued. */
@@ -72,14 +82,21 @@ export class AccessLogWriter {
     return this.buffer.length;
   }
 
-  private async drain(): Promise<void> {
-    const size = this.options.batch ?? 500;
-    while (this.buffer.length > 0) {
+  /**
+   * Writes full batches while there are any, and with `tail` everything queued when it started.
+   * Entries arriving during a write wait for a full batch or the timer: written at once, a busy
+   * service's batches would shrink to the few entries each write's round trip lets through.
+   */
+  private async drain(tail: boolean): Promise<void> {
+    const size = this.batchSize;
+    let tailLeft = tail ? this.buffer.length : 0;
+    while (this.buffer.length >= size || (tailLeft > 0 && this.buffer.length > 0)) {
       const batch = this.buffer.slice(0, size);
       this.inFlight = batch.length;
       try {
         await this.store.appendAccessLog(batch);
         this.buffer.splice(0, batch.length);
+        tailLeft -= batch.length;
       } catch (err) {
         // Kept for the next round: the store may be back by then.
         this.backingOff = true;

@@ -163,6 +163,14 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect((err as Error).message).not.toMatch(/INSERT/);
   });
 
+  it('compresses access log entries with lz4 on a server built with it', async () => {
+    const lz4 = await store.pool.query("SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)");
+    const column = await store.pool.query<{ c: string }>(
+      "SELECT attcompression AS c FROM pg_attribute WHERE attrelid = 'access_log_batches'::regclass AND attname = 'entries'",
+    );
+    expect(column.rows[0]?.c).toBe(lz4.rowCount === 1 ? 'l' : '');
+  });
+
   it('finds a record’s access log entries whether or not the per-record table has caught up with them', async () => {
     const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
     const entry = (minute: number, recordId: string | null, project = 'log-a') => accessLogEntry(minute, recordId, project);
