@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
-import type { ExecutionFilter, ExecutionPosition, Store, StoredBody, StoredExecution } from '../store/store.js';
+import type { BodyNeed, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoredRead } from '../store/store.js';
 import type { ApiKeyVerifier, Scope } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -21,8 +21,8 @@ declare module 'fastify' {
 export interface ProjectReader {
   readonly project: string;
   readonly keyId: string;
-  getCompany(id: string): Promise<StoredBody | undefined>;
-  getAlert(id: string): Promise<StoredBody | undefined>;
+  getCompany(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
+  getAlert(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number): Promise<StoredExecution[]>;
 }
@@ -68,8 +68,8 @@ function projectReader(store: Store, project: string, keyId: string): ProjectRea
   return {
     project,
     keyId,
-    getCompany: (id) => store.getCompany(project, recordKey(id)),
-    getAlert: (id) => store.getAlert(project, recordKey(id)),
+    getCompany: (id, need) => store.getCompany(project, recordKey(id), need),
+    getAlert: (id, need) => store.getAlert(project, recordKey(id), need),
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit) => store.listExecutions(project, recordKey(customerId), filter, after, limit),
   };

@@ -39,6 +39,21 @@ describe.each(harnesses)('$adapter store', ({ make }) => {
     expect(await store.getAlert(p, 'al-2')).toBeUndefined();
   });
 
+  it('reads only the bytes an encoding needs, and the plain bytes where no gzip pieces are stored', async () => {
+    const p = newProject();
+    const company = customer(p, 'acme', day(1));
+    const a = alert(p, 'al', day(1));
+    const bare = { ...alert(p, 'bare', day(1)), gz: null, wire: null };
+    await store.writeBatch([company, a, bare]);
+    const { body: b, gz, etag, wire } = company;
+    expect(await store.getCompany(p, 'acme', 'plain')).toEqual({ etag, wire, body: b, gz: null });
+    expect(await store.getCompany(p, 'acme', 'gzip')).toEqual({ etag, wire, body: null, gz });
+    expect(await store.getAlert(p, 'al', 'gzip')).toEqual({ ...body(a), body: null });
+    expect(await store.getAlert(p, 'al', 'plain')).toEqual({ ...body(a), gz: null });
+    expect(await store.getAlert(p, 'bare', 'gzip')).toEqual(body(bare));
+    expect(await store.getCompany(p, 'nobody', 'gzip')).toBeUndefined();
+  });
+
   it('keeps the same key in two projects as two records, invisible to each other', async () => {
     const [pa, pb] = [newProject(), newProject()];
     const ca = customer(pa, 'acme', day(1), true, 'a');

@@ -13,6 +13,24 @@ export interface StoredBody {
   gz: Buffer | null;
 }
 
+/**
+ * The bytes a record read fetches: 'gzip' the stored gzip pieces (and the plain bytes only where
+ * none are stored), 'plain' the plain bytes, 'both' everything (copying, tests). A response needs
+ * one encoding, and on PostgreSQL each blob read costs its hex text on the wire and its decoding.
+ */
+export type BodyNeed = 'gzip' | 'plain' | 'both';
+
+/** A record as read for one response: `body` is null only when the gzip pieces were read instead. */
+export interface StoredRead {
+  etag: string;
+  wire: string | null;
+  body: Buffer | null;
+  gz: Buffer | null;
+}
+
+/** What a record read returns for a need: the whole stored record for 'both'. */
+export type ReadOf<N extends BodyNeed> = N extends 'both' ? StoredBody : StoredRead;
+
 /** One execution row of a page, with its keyset position. */
 export interface StoredExecution extends StoredBody {
   executionId: string;
@@ -102,8 +120,8 @@ export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow;
 /** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
 export interface Store extends AccessLogStore {
   readonly dialect: 'sqlite' | 'postgres';
-  getCompany(project: string, key: string): Promise<StoredBody | undefined>;
-  getAlert(project: string, key: string): Promise<StoredBody | undefined>;
+  getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
+  getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
   /** True once any record names the customer in the project (its record or an execution). */
   customerKnown(project: string, customerKey: string): Promise<boolean>;
   listExecutions(

@@ -9,7 +9,8 @@ import { applySplices, findSplices, type Splice } from './json-splices.js';
 
 /** The stored form of a body, as the store keeps it. */
 export interface WireBody {
-  body: Buffer;
+  /** Null when a read fetched only the gzip pieces (see BodyNeed in the store). */
+  body: Buffer | null;
   wire: string | null;
   gz: Buffer | null;
 }
@@ -96,6 +97,7 @@ export type SpliceValue = (splice: Splice) => string;
 
 /** The uncompressed response pieces of a stored body, with splices filled in. */
 export function identityPieces(stored: WireBody, layout: ParsedLayout, value: SpliceValue): Buffer[] {
+  if (stored.body === null) throw new Error('the record was read without its plain bytes');
   return layout.splices.length === 0 ? [stored.body] : applySplices(stored.body, layout.splices, value);
 }
 

@@ -1,8 +1,9 @@
 /** Sends one stored record, with fresh signed URLs in place of its stored document URLs. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FileStore } from '../../files/file-store.js';
-import type { StoredBody } from '../../store/store.js';
+import type { BodyNeed, StoredRead } from '../../store/store.js';
 import type { AccessDeps } from '../access.js';
+import { pickEncoding } from '../accept.js';
 import { sendPayload } from '../respond.js';
 
 /** What the record routes share. */
@@ -15,8 +16,13 @@ export interface RouteDeps {
   secret: Buffer;
 }
 
+/** The stored bytes a request's answer needs: the gzip pieces when gzip is the encoding it gets, else the plain bytes. */
+export function bodyNeedOf(request: FastifyRequest): BodyNeed {
+  return pickEncoding(request.headers['accept-encoding']) === 'gzip' ? 'gzip' : 'plain';
+}
+
 /** Sends a record; its ETag changes when its bytes do or when its signed URLs roll over. */
-export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, stored: StoredBody): Promise<void> {
+export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, stored: StoredRead): Promise<void> {
   const now = Date.now();
   const spliced = stored.wire !== null && stored.wire.startsWith('{"s"');
   await sendPayload(request, reply, { kind: 'record', item: stored }, {

@@ -7,13 +7,15 @@ import type {
   ApiKeyRecord,
   ExecutionFilter,
   ExecutionPosition,
+  BodyNeed,
+  ReadOf,
   Store,
-  StoredBody,
   StoredExecution,
   StoreRow,
   Upsert,
   WriteOutcome,
 } from '../store.js';
+import { perNeed } from '../read-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
@@ -24,6 +26,11 @@ import { CatchUpSchedule, indexPostgresAccessLog, insertAccessLogBatches, POSTGR
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 
+
+const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = $1 AND customer_key = $2 AND is_company`);
+const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = $1 AND alert_key = $2`);
+const COMPANY_NAMES = { both: 'ccr_company', plain: 'ccr_company_plain', gzip: 'ccr_company_gzip' } as const;
+const ALERT_NAMES = { both: 'ccr_alert', plain: 'ccr_alert_plain', gzip: 'ccr_alert_gzip' } as const;
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
 export interface PostgresStoreOptions {
   /** Most connections this replica opens; default 10. */
@@ -70,18 +77,20 @@ export class PostgresStore implements Store {
 
   constructor(readonly pool: pg.Pool) {}
 
-  async getCompany(project: string, key: string): Promise<StoredBody | undefined> {
-    return this.one<StoredBody>('getCompany', {
-      name: 'ccr_company',
-      text: 'SELECT etag, body, wire, gz FROM customers WHERE project = $1 AND customer_key = $2 AND is_company',
+  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
+    const n = need ?? 'both';
+    return this.one<ReadOf<N>>('getCompany', {
+      name: COMPANY_NAMES[n],
+      text: COMPANY_SQL[n],
       values: [project, key],
     });
   }
 
-  async getAlert(project: string, key: string): Promise<StoredBody | undefined> {
-    return this.one<StoredBody>('getAlert', {
-      name: 'ccr_alert',
-      text: 'SELECT etag, body, wire, gz FROM alerts WHERE project = $1 AND alert_key = $2',
+  async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
+    const n = need ?? 'both';
+    return this.one<ReadOf<N>>('getAlert', {
+      name: ALERT_NAMES[n],
+      text: ALERT_SQL[n],
       values: [project, key],
     });
   }

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery } from '../execution-page-sql.js';
+import { perNeed } from '../read-columns.js';
 import { exportChunks } from '../export-rows.js';
 import type {
   ApiKeyRecord,
@@ -13,8 +14,9 @@ import type {
   ExecutionUpsert,
   ExecutionFilter,
   ExecutionPosition,
+  BodyNeed,
+  ReadOf,
   Store,
-  StoredBody,
   StoredExecution,
   StoreRow,
   Upsert,
@@ -33,6 +35,9 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0' };
 
+
+const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
+const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean } = {}): SqliteStore {
   return guardedSync('open', () => {
@@ -95,17 +100,12 @@ export class SqliteStore implements Store {
     return s;
   }
 
-  async getCompany(project: string, key: string): Promise<StoredBody | undefined> {
-    return this.stmt(
-      'SELECT etag, body, wire, gz FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1',
-    ).get(project, key) as StoredBody | undefined;
+  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
+    return this.stmt(COMPANY_SQL[need ?? 'both']).get(project, key) as ReadOf<N> | undefined;
   }
 
-  async getAlert(project: string, key: string): Promise<StoredBody | undefined> {
-    return this.stmt('SELECT etag, body, wire, gz FROM alerts WHERE project = ? AND alert_key = ?').get(
-      project,
-      key,
-    ) as StoredBody | undefined;
+  async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
+    return this.stmt(ALERT_SQL[need ?? 'both']).get(project, key) as ReadOf<N> | undefined;
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
