@@ -26,11 +26,11 @@ import { CatchUpSchedule, indexPostgresAccessLog, insertAccessLogBatches, POSTGR
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 
-
 const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = $1 AND customer_key = $2 AND is_company`);
 const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = $1 AND alert_key = $2`);
 const COMPANY_NAMES = { both: 'ccr_company', plain: 'ccr_company_plain', gzip: 'ccr_company_gzip' } as const;
 const ALERT_NAMES = { both: 'ccr_alert', plain: 'ccr_alert_plain', gzip: 'ccr_alert_gzip' } as const;
+
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
 export interface PostgresStoreOptions {
   /** Most connections this replica opens; default 10. */
@@ -42,7 +42,6 @@ export interface PostgresStoreOptions {
   /** How long to wait for a connection before the store counts as unavailable; default 3000. */
   connectTimeoutMs?: number;
 }
-
 
 /** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
 const WRITE_LOCK_CLASS = 0x43435257;

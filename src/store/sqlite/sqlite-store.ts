@@ -34,10 +34,9 @@ import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsert
 type Statement = Database.Statement<unknown[], unknown>;
 
 const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0' };
-
-
 const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
 const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
+
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean } = {}): SqliteStore {
   return guardedSync('open', () => {
