@@ -28,7 +28,7 @@ function table(header: string[], lines: string[][]): string {
 
 /** The results table: medians over repetitions, ratio to the ceiling, target verdicts, noise. */
 export function formatTable(rows: Row[]): string {
-  const header = ['scenario', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'target', 'bytes/resp', 'noise svc/ceil'];
+  const header = ['scenario', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99', 'ratio', 'target', 'bytes/resp', 'noise svc/ceil'];
   const lines = rows.map((r) => [
     r.scenario,
     r.store,
@@ -37,6 +37,7 @@ export function formatTable(rows: Row[]): string {
     num(r.p50, 2),
     num(r.p99, 2),
     num(r.ceilingRps),
+    num(r.ceilingP99, 2),
     r.ratio.toFixed(2),
     verdictText(verdictOf(r, rows)),
     bytes(r.bytesPerResponse),
@@ -53,7 +54,7 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
   const out: string[] = [];
   for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
     const v = verdictOf(r, rows);
-    const extra = r.scenario.startsWith('executions') ? `p99 ${r.p99.toFixed(2)} ms, ` : '';
+    const extra = r.scenario.startsWith('executions') ? `p99 ${r.p99.toFixed(2)} ms, ceiling p99 ${r.ceilingP99.toFixed(2)} ms, ` : '';
     out.push(`RATIO ${r.scenario} ${r.store} ${r.ratio.toFixed(2)}  (${extra}target ${verdictText(v)})`);
   }
   for (const r of rows.filter((x) => x.store.endsWith(NO_ACCESS_LOG))) {

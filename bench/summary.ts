@@ -15,6 +15,8 @@ export interface Row {
   pairedRatio: number;
   p50: number;
   p99: number;
+  /** The ceiling's own p99 for the same requests: the floor of any latency target. */
+  ceilingP99: number;
   bytesPerResponse: number;
   /** (max − min) ÷ median over repetitions: the noise between repetitions. */
   spread: number;
@@ -61,6 +63,7 @@ export function summarise(samples: Sample[], ceilingName: string): Row[] {
       pairedRatio: median(group.map((s) => s.rps / (ceiling.find((c) => c.rep === s.rep)?.rps ?? NaN))),
       p50: median(group.map((s) => s.p50)),
       p99: median(group.map((s) => s.p99)),
+      ceilingP99: median(ceiling.map((s) => s.p99)),
       bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),
       spread: spread(rps),
       ceilingSpread: spread(ceilingRps),

@@ -13,12 +13,19 @@ function recordOf(request: FastifyRequest): string | null {
 
 let lastMs = 0;
 let lastIso = '';
-/** The time now as ISO 8601, formatted once per millisecond however many answers share it. */
+let second = -1;
+let secondPrefix = '';
+/** The time now as ISO 8601: formatted in full once per second, the milliseconds appended per answer. */
 function isoNow(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
-    lastIso = new Date(ms).toISOString();
+    const within = ms % 1000;
+    if (ms - within !== second) {
+      second = ms - within;
+      secondPrefix = new Date(second).toISOString().slice(0, 20);
+    }
+    lastIso = `${secondPrefix}${within < 10 ? '00' : within < 100 ? '0' : ''}${within}Z`;
   }
   return lastIso;
 }

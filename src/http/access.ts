@@ -24,7 +24,7 @@ export interface ProjectReader {
   getCompany(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
   getAlert(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
-  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number): Promise<StoredExecution[]>;
+  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, need: BodyNeed): Promise<StoredExecution[]>;
 }
 
 /** Everything the door needs. */
@@ -71,6 +71,6 @@ function projectReader(store: Store, project: string, keyId: string): ProjectRea
     getCompany: (id, need) => store.getCompany(project, recordKey(id), need),
     getAlert: (id, need) => store.getAlert(project, recordKey(id), need),
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
-    listExecutions: (customerId, filter, after, limit) => store.listExecutions(project, recordKey(customerId), filter, after, limit),
+    listExecutions: (customerId, filter, after, limit, need) => store.listExecutions(project, recordKey(customerId), filter, after, limit, need),
   };
 }

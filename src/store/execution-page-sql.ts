@@ -1,6 +1,7 @@
 /** The keyset page query of a customer's executions, shared by the SQL dialects. */
 import { RULE_OBJECT_TYPES } from '../contract/enums.js';
-import type { ExecutionFilter, ExecutionPosition } from './store.js';
+import { readColumns } from './read-columns.js';
+import type { BodyNeed, ExecutionFilter, ExecutionPosition, StoredExecution } from './store.js';
 
 /** SQL text and its parameters, with placeholders written by the dialect. */
 export interface PageQuery {
@@ -12,7 +13,8 @@ export interface PageQuery {
 
 /**
  * Builds one range scan over the page index (or the scenario index when a scenarioId is given),
- * starting strictly after `after`: paging deep costs the same as the first page.
+ * starting strictly after `after`: paging deep costs the same as the first page. Rows carry
+ * the stored bytes `need` asks for.
  */
 export function executionPageQuery(
   project: string,
@@ -21,6 +23,7 @@ export function executionPageQuery(
   after: ExecutionPosition | undefined,
   limit: number,
   placeholder: (n: number) => string,
+  need: BodyNeed = 'both',
 ): PageQuery {
   const params: unknown[] = [];
   const p = (value: unknown): string => {
@@ -30,7 +33,7 @@ export function executionPageQuery(
   // Scan the scenario index when filtering by scenario; it carries the same sort columns.
   const scan = filter.scenarioId === undefined ? 'e' : 's';
   const where = [`${scan}.project = ${p(project)}`, `${scan}.customer_key = ${p(customerKey)}`];
-  const shape: string[] = [scan, filter.order];
+  const shape: string[] = [scan, filter.order, need];
   if (filter.scenarioId !== undefined) where.push(`s.scenario_id = ${p(filter.scenarioId)}`);
   if (filter.from !== undefined) {
     where.push(`${scan}.sort_key >= ${p(filter.from)}`);
@@ -59,9 +62,24 @@ export function executionPageQuery(
       ? 'executions e'
       : 'execution_scenarios s JOIN executions e ON e.project = s.project AND e.customer_key = s.customer_key AND e.execution_id = s.execution_id';
   const sql =
-    `SELECT e.execution_id, e.sort_key, e.etag, e.body, e.wire, e.gz FROM ${from} ` +
+    `SELECT e.execution_id, e.sort_key, ${readColumns(need, 'e')} FROM ${from} ` +
     `WHERE ${where.join(' AND ')} ORDER BY ${scan}.sort_key ${dir}, ${scan}.execution_id ${dir} LIMIT ${p(limit)}`;
   return { shape: shape.join(':'), sql, params };
+}
+
+/** A row of the page query as the drivers return it. */
+export interface PageRow {
+  execution_id: string;
+  sort_key: string;
+  etag: string;
+  wire: string | null;
+  body: Buffer | null;
+  gz: Buffer | null;
+}
+
+/** The store's shape of a page row. */
+export function pageRow(r: PageRow): StoredExecution {
+  return { executionId: r.execution_id, sortKey: r.sort_key, etag: r.etag, wire: r.wire, body: r.body, gz: r.gz };
 }
 
 /** The bit of a RuleObjectType in an execution's `object_types` set. */

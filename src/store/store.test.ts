@@ -54,6 +54,19 @@ describe.each(harnesses)('$adapter store', ({ make }) => {
     expect(await store.getCompany(p, 'nobody', 'gzip')).toBeUndefined();
   });
 
+  it('reads a page of executions with only the bytes its encoding needs, on both scans', async () => {
+    const p = newProject();
+    const packed = execution(p, 'c', 'e1', day(1), { scenarioIds: ['s1'] });
+    const bare = { ...execution(p, 'c', 'e2', day(2), { scenarioIds: ['s1'] }), gz: null, wire: null };
+    await store.writeBatch([packed, bare]);
+    const row = (e: typeof packed, over: object) => ({ executionId: e.executionId, sortKey: e.versionKey, ...body(e), ...over });
+    for (const filter of [{ order: 'asc' as const }, { order: 'asc' as const, scenarioId: 's1' }]) {
+      expect(await store.listExecutions(p, 'c', filter, undefined, 10, 'gzip')).toEqual([row(packed, { body: null }), row(bare, {})]);
+      expect(await store.listExecutions(p, 'c', filter, undefined, 10, 'plain')).toEqual([row(packed, { gz: null }), row(bare, {})]);
+      expect(await store.listExecutions(p, 'c', filter, undefined, 10)).toEqual([row(packed, {}), row(bare, {})]);
+    }
+  });
+
   it('keeps the same key in two projects as two records, invisible to each other', async () => {
     const [pa, pb] = [newProject(), newProject()];
     const ca = customer(pa, 'acme', day(1), true, 'a');

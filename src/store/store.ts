@@ -31,8 +31,8 @@ export interface StoredRead {
 /** What a record read returns for a need: the whole stored record for 'both'. */
 export type ReadOf<N extends BodyNeed> = N extends 'both' ? StoredBody : StoredRead;
 
-/** One execution row of a page, with its keyset position. */
-export interface StoredExecution extends StoredBody {
+/** One execution row of a page, with its keyset position; `body`/`gz` as the page's BodyNeed asked. */
+export interface StoredExecution extends StoredRead {
   executionId: string;
   sortKey: string;
 }
@@ -124,12 +124,14 @@ export interface Store extends AccessLogStore {
   getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
   /** True once any record names the customer in the project (its record or an execution). */
   customerKnown(project: string, customerKey: string): Promise<boolean>;
+  /** One page in keyset order; `need` says which stored bytes each row carries (default 'both'). */
   listExecutions(
     project: string,
     customerKey: string,
     filter: ExecutionFilter,
     after: ExecutionPosition | undefined,
     limit: number,
+    need?: BodyNeed,
   ): Promise<StoredExecution[]>;
   /** Writes a batch atomically; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;

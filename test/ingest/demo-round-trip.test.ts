@@ -80,8 +80,8 @@ describe('the demo data set', () => {
       const got = new Map<string, string>();
       let after;
       for (;;) {
-        const page = await store.listExecutions(project, customer, { order: 'asc' }, after, 200);
-        for (const e of page) got.set(e.executionId, e.body.toString());
+        const page = await store.listExecutions(project, customer, { order: 'asc' }, after, 200, 'plain');
+        for (const e of page) got.set(e.executionId, e.body!.toString());
         if (page.length < 200) break;
         after = page[page.length - 1]!;
       }

@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from '../cursors.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { sendPayload } from '../respond.js';
-import type { RouteDeps } from './send-record.js';
+import { bodyNeedOf, type RouteDeps } from './send-record.js';
 
 const OP = OPERATIONS.getCustomerScenarioExecutions;
 
@@ -32,7 +32,7 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       }
     }
     if (!(await reader.customerKnown(customerId))) throw new ServiceError('not_found', 'no customer with this id');
-    const rows = await reader.listExecutions(customerId, filter, after, limit + 1);
+    const rows = await reader.listExecutions(customerId, filter, after, limit + 1, bodyNeedOf(request));
     const page = rows.slice(0, limit);
     const hash = createHash('sha256');
     for (const r of page) hash.update(r.etag).update('\n');

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
-import { executionPageQuery } from '../execution-page-sql.js';
+import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import type {
   ApiKeyRecord,
   ExecutionFilter,
@@ -109,26 +109,11 @@ export class PostgresStore implements Store {
     filter: ExecutionFilter,
     after: ExecutionPosition | undefined,
     limit: number,
+    need: BodyNeed = 'both',
   ): Promise<StoredExecution[]> {
-    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`);
-    const r = await guarded('listExecutions', () =>
-      this.pool.query<{
-        execution_id: string;
-        sort_key: string;
-        etag: string;
-        body: Buffer;
-        wire: string | null;
-        gz: Buffer | null;
-      }>({ name: `ccr_page_${q.shape}`, text: q.sql, values: q.params }),
-    );
-    return r.rows.map((row) => ({
-      executionId: row.execution_id,
-      sortKey: row.sort_key,
-      etag: row.etag,
-      body: row.body,
-      wire: row.wire,
-      gz: row.gz,
-    }));
+    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, need);
+    const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.shape}`, text: q.sql, values: q.params }));
+    return r.rows.map(pageRow);
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
-import { executionPageQuery } from '../execution-page-sql.js';
+import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { perNeed } from '../read-columns.js';
 import { exportChunks } from '../export-rows.js';
 import type {
@@ -120,24 +120,10 @@ export class SqliteStore implements Store {
     filter: ExecutionFilter,
     after: ExecutionPosition | undefined,
     limit: number,
+    need: BodyNeed = 'both',
   ): Promise<StoredExecution[]> {
-    const q = executionPageQuery(project, customerKey, filter, after, limit, () => '?');
-    const rows = this.stmt(q.sql).all(...q.params) as {
-      execution_id: string;
-      sort_key: string;
-      etag: string;
-      body: Buffer;
-      wire: string | null;
-      gz: Buffer | null;
-    }[];
-    return rows.map((r) => ({
-      executionId: r.execution_id,
-      sortKey: r.sort_key,
-      etag: r.etag,
-      body: r.body,
-      wire: r.wire,
-      gz: r.gz,
-    }));
+    const q = executionPageQuery(project, customerKey, filter, after, limit, () => '?', need);
+    return (this.stmt(q.sql).all(...q.params) as PageRow[]).map(pageRow);
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
