@@ -1,11 +1,14 @@
 /** The A/B loop: ceiling and each store back to back, repeated, per scenario and connection count. */
 import { runLoad, type LoadResult } from './load.js';
+import { cpuMicros } from './process-cpu.js';
 import type { RequestSpec, Scenario, ScenarioName } from './scenarios.js';
 
 /** Something to measure: the ceiling or a store's service. */
 export interface Target {
   name: string;
   base: string;
+  /** The processes whose CPU an answer of this target costs (the service, and its database server); none: not measured. */
+  cpuPids?: () => number[];
 }
 
 export interface Sample extends LoadResult {
@@ -13,6 +16,8 @@ export interface Sample extends LoadResult {
   target: string;
   connections: number;
   rep: number;
+  /** CPU of the target's processes per answer, in µs; NaN when not measured. */
+  cpuPerResponse: number;
 }
 
 export interface Plan {
@@ -25,6 +30,8 @@ export interface Plan {
   /** The request list for a scenario on a target, resolved just before its measurement. */
   requests(scenario: Scenario, target: Target): Promise<RequestSpec[]>;
   log(line: string): void;
+  /** Time after each window before the target's CPU is read, so work it deferred (access log flushes) lands in its own window. */
+  cpuSettleMs?: number;
 }
 
 /**
@@ -52,8 +59,12 @@ export async function measureAll(plan: Plan): Promise<Sample[]> {
       for (let rep = 0; rep < plan.reps; rep += 1) {
         for (const target of plan.targets) {
           const requests = await plan.requests(scenario, target);
+          const pids = target.cpuPids?.() ?? [];
+          const cpuBefore = cpuMicros(pids);
           const r = await runLoad(target.base, requests, connections, plan.seconds, scenario.expect);
-          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep });
+          if (pids.length > 0 && plan.cpuSettleMs !== undefined) await new Promise((done) => setTimeout(done, plan.cpuSettleMs));
+          const cpuPerResponse = pids.length > 0 && r.responses > 0 ? (cpuMicros(pids) - cpuBefore) / r.responses : NaN;
+          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse });
           byTarget.set(target.name, [...(byTarget.get(target.name) ?? []), r.rps]);
           if (r.unexpected > 0) plan.log(`  warning: ${scenario.name} on ${target.name}: ${r.unexpected} of ${r.responses} answers were not ${scenario.expect}`);
         }

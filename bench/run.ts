@@ -16,6 +16,7 @@ import { createKeys, importDataset, type ImportResult } from './import-store.js'
 import { machineInfo } from './machine.js';
 import { measureAll, warmUp, type Plan } from './measure.js';
 import { parseOptions } from './options.js';
+import { postgresPids } from './process-cpu.js';
 import { profileSummaries } from './profile-summary.js';
 import { RequestLists, type StoreSide } from './request-lists.js';
 import { compressedDataset, datasetOptions } from './scales.js';
@@ -56,6 +57,9 @@ try {
   const imports = new Map<string, ImportResult>();
   const walks = new Map<string, DeepWalk>();
   const captured: CapturedResponse[] = [];
+  /** Per target name, the processes an answer costs CPU in (measured with --access-log-ab). */
+  const cpuPids = new Map<string, () => number[]>();
+  const pidsOf = (kind: string, pid: number) => (): number[] => (kind === 'postgres' ? [pid, ...postgresPids()] : [pid]);
   const m = dataset.manifest;
   for (const kind of opts.stores) {
     const store = await createStore(kind, runDir, opts.pgUrl);
@@ -86,11 +90,13 @@ try {
     const lists = new RequestLists(m, [side], CEILING, opts.duration);
     for (const s of scenarios) captured.push(...(await captureResponses(service.base, await lists.get(s, { name: kind, base: service.base }), s.expect)));
     sides.push(side);
+    cpuPids.set(kind, pidsOf(kind, service.pid));
     if (opts.accessLogAb) {
       // The same store served without its access log, measured in the same rotation: the difference is the log's cost.
       const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, [], ['--access-log', 'off']);
       stoppers.unshift(() => twin.stop());
       sides.push({ ...side, name: `${kind}${NO_ACCESS_LOG}`, base: twin.base, etags: new Map(), etagMinute: -1 });
+      cpuPids.set(`${kind}${NO_ACCESS_LOG}`, pidsOf(kind, twin.pid));
     }
   }
   const dataFile = join(runDir, 'ceiling.bin');
@@ -105,9 +111,14 @@ try {
     connections: opts.connections,
     reps: opts.reps,
     seconds: opts.duration,
-    targets: [{ name: CEILING, base: ceiling.base }, ...sides.map((s) => ({ name: s.name, base: s.base }))],
+    targets: [
+      { name: CEILING, base: ceiling.base },
+      ...sides.map((s) => ({ name: s.name, base: s.base, cpuPids: opts.accessLogAb ? cpuPids.get(s.name) : undefined })),
+    ],
     requests: (s, t) => lists.get(s, t),
     log,
+    // The access log flushes every 250 ms: its last batch of a window is paid in that window.
+    cpuSettleMs: opts.accessLogAb ? 300 : undefined,
   };
   const count = scenarios.length * opts.connections.length * opts.reps * plan.targets.length;
   log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);

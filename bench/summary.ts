@@ -15,6 +15,10 @@ export interface Row {
   pairedRatio: number;
   p50: number;
   p99: number;
+  /** Median CPU per answer of the service's processes (µs; with --access-log-ab only, else NaN). */
+  cpuPerResponse: number;
+  /** Per repetition, in order. */
+  repsCpu: number[];
   /** The ceiling's own p99 for the same requests: the floor of any latency target. */
   ceilingP99: number;
   bytesPerResponse: number;
@@ -64,6 +68,8 @@ export function summarise(samples: Sample[], ceilingName: string): Row[] {
       p50: median(group.map((s) => s.p50)),
       p99: median(group.map((s) => s.p99)),
       ceilingP99: median(ceiling.map((s) => s.p99)),
+      cpuPerResponse: median(group.map((s) => s.cpuPerResponse)),
+      repsCpu: group.map((s) => s.cpuPerResponse),
       bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),
       spread: spread(rps),
       ceilingSpread: spread(ceilingRps),
