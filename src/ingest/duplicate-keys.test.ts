@@ -30,7 +30,8 @@ describe('findDuplicateKey', () => {
 describe('hasDuplicateKey', () => {
   const has = (s: string): boolean => hasDuplicateKey(s, JSON.parse(s));
   it('agrees with the exact scan, also when escaped quotes sit before colons', () => {
-    for (const s of ['{"a":1,"b":{"a":2}}', '{"a":"x\\":y","b":"\\":"}', '{"a":1,"a":2}', '{"x":{"q":"\\":","q":1}}', '[{"a":1},{"a":1}]', '{"__proto__":1,"b":2}']) {
+    for (const s of ['{"a":1,"b":{"a":2}}', '{"a":"x\\":y","b":"\\":"}', '{"a":1,"a":2}', '{"x":{"q":"\\":","q":1}}', '[{"a":1},{"a":1}]', '{"__proto__":1,"b":2}',
+      '{"a" :1,"a"\n:2}', '{"a" :1,"a":2}', '{"a":1,"a" \t:2}', '{"a"\t: 1, "b" : {"c" \r\n: "12:30"}}', '{"t":"10:20:30","u":":"}', '{"a":"x\\" : 1","a":2}', '{"a":"x\\" : 1","b":2}']) {
       expect(has(s), s).toBe(findDuplicateKey(Buffer.from(s)) !== null);
     }
   });
