@@ -2,6 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
 import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
+import { ownedCopy } from './owned-bytes.js';
 
 export type RecordKind = 'customer' | 'execution' | 'alert';
 
@@ -71,7 +72,8 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
     envelope: {
       kind,
       record: record as Record<string, unknown>,
-      recordBytes: Buffer.from(bytes.subarray(span[0], span[1])),
+      // Owned, so a worker can hand the record's bytes over without a copy.
+      recordBytes: ownedCopy(bytes, span[0], span[1]),
       customerId: env.customerId as string | undefined,
       cmsProjectId: env.cmsProjectId as string | undefined,
     },

@@ -54,6 +54,21 @@ describe('import', () => {
     expect(await store.getAlert(P, ALERT)).toBeUndefined();
   });
 
+  it('writes the same rejects, line text included, whether lines are shaped inline or moved to workers', async () => {
+    const bad = JSON.parse(alertLine(P, ALERT, C, F)) as { record: Record<string, unknown> };
+    bad.record.severity = 'Critical';
+    // Long enough that the line owns its memory and is moved to the worker, not copied.
+    const badLine = JSON.stringify(bad);
+    const input = file('mixed.ndjson', [companyLine(P, C, F), '{"kind":"alert","record":', badLine, executionLine(P, C, 1), '{"kind":"invoice","record":{}}']);
+    const inline = join(dir, 'inline.rejects.ndjson');
+    const pooled = join(dir, 'pooled.rejects.ndjson');
+    await importFiles(store, [input], { workers: 0, rejectsPath: () => inline });
+    await importFiles(store, [input], { workers: 1, rejectsPath: () => pooled });
+    const texts = readFileSync(pooled, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text?: string }).text);
+    expect(texts).toEqual(['{"kind":"alert","record":', badLine, '{"kind":"invoice","record":{}}']);
+    expect(readFileSync(pooled, 'utf8')).toBe(readFileSync(inline, 'utf8'));
+  });
+
   it('changes nothing when the same file is imported again', async () => {
     const input = file('a.ndjson', [companyLine(P, C, F), alertLine(P, ALERT, C, F), executionLine(P, C, 1), executionLine(P, C, 2)]);
     expect(await importFiles(store, [input])).toMatchObject({ stored: 4, unchanged: 0 });

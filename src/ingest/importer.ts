@@ -108,7 +108,7 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     for (let i = 0; i < chunk.lineNos.length; i++) {
       const result = chunk.early[i] ?? shaped[s++]!;
       if (result.kind === 'reject') {
-        reject(chunk.lineNos[i]!, result.issues, chunk.texts[i]);
+        reject(chunk.lineNos[i]!, result.issues, result.line ?? chunk.texts[i]);
         continue;
       }
       summary.warnings += result.warnings;

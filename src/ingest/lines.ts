@@ -2,6 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { PassThrough, type Readable } from 'node:stream';
+import { ownedConcat, ownedCopy } from './owned-bytes.js';
 
 /** One input line: its bytes (CR and a leading BOM removed), or why it was not read. */
 export type Line =
@@ -79,7 +80,7 @@ export async function* readLines(input: AsyncIterable<Buffer>, maxBytes: number)
       size = 0;
       return { lineNo, tooLong: n };
     }
-    let bytes = parts.length === 0 ? (end ?? Buffer.alloc(0)) : Buffer.concat(end ? [...parts, end] : parts);
+    let bytes = parts.length === 0 ? (end ?? Buffer.alloc(0)) : ownedConcat(end ? [...parts, end] : parts);
     parts = [];
     size = 0;
     if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
@@ -98,8 +99,9 @@ export async function* readLines(input: AsyncIterable<Buffer>, maxBytes: number)
         overflow += size + piece.length;
         yield finish(undefined);
       } else {
-        // Copy: the chunk's memory is reused by the stream, and lines outlive it in batches.
-        yield finish(parts.length === 0 ? Buffer.from(piece) : piece);
+        // Copy: the chunk's memory is reused by the stream, and lines outlive it in batches. The
+        // copy owns its memory, so it can be moved to an import worker rather than copied again.
+        yield finish(parts.length === 0 ? ownedCopy(piece) : piece);
       }
       start = nl + 1;
     }

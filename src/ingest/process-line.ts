@@ -7,7 +7,7 @@ import { shapeRecord } from './shape-record.js';
 /** What became of a line. */
 export type LineResult =
   | { kind: 'record'; upsert: Upsert; warnings: number }
-  | { kind: 'reject'; issues: LineIssue[] };
+  | { kind: 'reject'; issues: LineIssue[]; /** The line, when a worker hands it back (the importer's copy was moved). */ line?: Buffer };
 
 /** Parses, validates and shapes one line (already known to be under the size limit and not blank). */
 export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult {

@@ -5,6 +5,7 @@ import { startWorker } from '../workers/start-worker.js';
 import type { Upsert } from '../store/store.js';
 import type { LineResult } from './process-line.js';
 import type { ShapeAnswer, ShapeTask } from './shape-worker.js';
+import { transferList } from './owned-bytes.js';
 
 /** Workers by default: every core but the one the importer itself (reading, writing) uses. */
 export function defaultWorkers(): number {
@@ -17,11 +18,15 @@ function asBuffer(u8: Uint8Array | null): Buffer | null {
 }
 
 function revive(result: LineResult): LineResult {
-  if (result.kind !== 'record') return result;
+  if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line)! };
   const u = result.upsert;
   const upsert = { ...u, body: asBuffer(u.body)!, gz: asBuffer(u.gz) } as Upsert;
   return { ...result, upsert };
 }
+
+// A worker's live data is one chunk of lines and its results; V8's default young generation
+// (48 MB on 64-bit) is mostly garbage between scavenges yet stays resident, per worker.
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12 };
 
 /** The workers of one import. */
 export class ShapePool {
@@ -31,7 +36,7 @@ export class ShapePool {
 
   constructor(size: number) {
     this.workers = Array.from({ length: size }, () => {
-      const w = startWorker(import.meta.url, 'shape-worker');
+      const w = startWorker(import.meta.url, 'shape-worker', undefined, WORKER_LIMITS);
       w.on('message', (answer: ShapeAnswer) => {
         const p = this.pending.get(answer.id);
         this.pending.delete(answer.id);
@@ -42,13 +47,15 @@ export class ShapePool {
     });
   }
 
-  /** Sends a chunk of lines to the next worker. */
+  /** Sends a chunk of lines to the next worker; owned lines are moved there (see transferList). */
   shape(lines: Buffer[], gzipLevel: number | null): Promise<LineResult[]> {
     const id = this.next++;
     const worker = this.workers[id % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, lines, gzipLevel } satisfies ShapeTask);
+      // Lines that own their memory are moved, not copied: the caller must not read them again
+      // (a reject comes back with its line).
+      worker.postMessage({ id, lines, gzipLevel } satisfies ShapeTask, transferList(lines));
     });
   }
 

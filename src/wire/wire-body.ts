@@ -57,7 +57,11 @@ export function shapeBody(body: Buffer, options: ShapeOptions): { wire: string |
       offset += deflated.length;
       pos = end;
     }
-    gz = Buffer.concat(parts);
+    // Concatenated into an ArrayBuffer of its own (Buffer.concat may use the shared pool), so an
+    // import worker can transfer the bytes rather than copy them.
+    gz = Buffer.allocUnsafeSlow(offset);
+    let at = 0;
+    for (const part of parts) at += part.copy(gz, at);
   }
   return { wire: layout.s === undefined && layout.p === undefined ? null : JSON.stringify(layout), gz };
 }

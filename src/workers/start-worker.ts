@@ -1,12 +1,12 @@
 /** Starts a worker thread from a module beside the caller, from the built JavaScript or the TypeScript sources alike. */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * A Worker running `name` (without extension) next to `callerUrl`. From dist the module is plain
  * JavaScript; from the sources (tests, tsx) the worker first registers the TypeScript loader.
  */
-export function startWorker(callerUrl: string, name: string, workerData?: unknown): Worker {
-  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, callerUrl), { workerData });
+export function startWorker(callerUrl: string, name: string, workerData?: unknown, resourceLimits?: ResourceLimits): Worker {
+  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, callerUrl), { workerData, resourceLimits });
   const file = new URL(`./${name}.ts`, callerUrl).href;
-  return new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file)}); });`, { eval: true, workerData });
+  return new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(file)}); });`, { eval: true, workerData, resourceLimits });
 }

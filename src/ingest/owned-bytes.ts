@@ -1,0 +1,38 @@
+/**
+ * Bytes that own their memory. Small Buffers share 8 KiB slabs of Node's pool, so moving one to
+ * another thread would take its neighbours with it; bytes in an ArrayBuffer of their own can be
+ * transferred between the importer and its workers instead of being copied both ways.
+ */
+
+/** A copy of `bytes[start, end)` in an ArrayBuffer of its own. */
+export function ownedCopy(bytes: Uint8Array, start = 0, end = bytes.length): Buffer {
+  const out = Buffer.allocUnsafeSlow(end - start);
+  out.set(bytes.subarray(start, end));
+  return out;
+}
+
+/** The buffers laid end to end in an ArrayBuffer of their own. */
+export function ownedConcat(parts: readonly Uint8Array[]): Buffer {
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * The ArrayBuffers that may be moved to another thread with these bytes: those the bytes span
+ * whole (a view into anything larger may share it with bytes still in use), each once.
+ */
+export function transferList(buffers: Iterable<Uint8Array | null | undefined>): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const b of buffers) {
+    if (b == null || b.byteLength === 0 || b.byteOffset !== 0) continue;
+    if (b.buffer instanceof ArrayBuffer && b.byteLength === b.buffer.byteLength) out.add(b.buffer);
+  }
+  return [...out];
+}
