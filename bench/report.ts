@@ -64,7 +64,7 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
     // Each repetition runs the two back to back, so the per-repetition costs show the noise.
     const paired = logged.repsRps.map((rps, i) => 1 - rps / r.repsRps[i]!).sort((a, b) => a - b);
     const pct1 = (x: number): string => `${(x * 100).toFixed(1)}%`;
-    // CPU per answer of the service (and of PostgreSQL), the same pairing: far steadier than req/s.
+    // CPU per answer of the service (and of PostgreSQL), the same pairing: it shows where the cost lands.
     const cpuCost = logged.cpuPerResponse / r.cpuPerResponse - 1;
     const cpu = Number.isFinite(cpuCost)
       ? `; CPU per answer ${Math.round(logged.cpuPerResponse)} µs logged vs ${Math.round(r.cpuPerResponse)} µs not, ${pct1(cpuCost)} (per repetition median ${pct1(median(logged.repsCpu.map((c, i) => c / r.repsCpu[i]! - 1)))})`

@@ -2,7 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
 import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
-import { ownedCopy } from './owned-bytes.js';
+import { ownedCopy } from '../wire/owned-bytes.js';
 
 export type RecordKind = 'customer' | 'execution' | 'alert';
 

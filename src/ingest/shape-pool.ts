@@ -5,7 +5,7 @@ import { startWorker } from '../workers/start-worker.js';
 import type { Upsert } from '../store/store.js';
 import type { LineResult } from './process-line.js';
 import type { ShapeAnswer, ShapeTask } from './shape-worker.js';
-import { transferList } from './owned-bytes.js';
+import { transferList } from '../wire/owned-bytes.js';
 
 /** Workers by default: every core but the one the importer itself (reading, writing) uses. */
 export function defaultWorkers(): number {

@@ -6,6 +6,7 @@
 import zlib from 'node:zlib';
 import { deflatePiece, storedPiece, type GzipPiece } from './gzip-pieces.js';
 import { applySplices, findSplices, type Splice } from './json-splices.js';
+import { ownedConcat } from './owned-bytes.js';
 
 /** The stored form of a body, as the store keeps it. */
 export interface WireBody {
@@ -57,11 +58,9 @@ export function shapeBody(body: Buffer, options: ShapeOptions): { wire: string |
       offset += deflated.length;
       pos = end;
     }
-    // Concatenated into an ArrayBuffer of its own (Buffer.concat may use the shared pool), so an
-    // import worker can transfer the bytes rather than copy them.
-    gz = Buffer.allocUnsafeSlow(offset);
-    let at = 0;
-    for (const part of parts) at += part.copy(gz, at);
+    // In memory of its own (Buffer.concat may use the shared pool), so an import worker can
+    // transfer the bytes rather than copy them.
+    gz = ownedConcat(parts);
   }
   return { wire: layout.s === undefined && layout.p === undefined ? null : JSON.stringify(layout), gz };
 }

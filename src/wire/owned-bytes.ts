@@ -1,7 +1,8 @@
 /**
  * Bytes that own their memory. Small Buffers share 8 KiB slabs of Node's pool, so moving one to
  * another thread would take its neighbours with it; bytes in an ArrayBuffer of their own can be
- * transferred between the importer and its workers instead of being copied both ways.
+ * transferred between the importer and its workers instead of being copied both ways (shaped
+ * gzip pieces are concatenated into one too).
  */
 
 /** A copy of `bytes[start, end)` in an ArrayBuffer of its own. */
