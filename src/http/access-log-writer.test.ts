@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessLogEntry, AccessLogStore } from '../store/access-log.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogStore } from '../store/access-log.js';
 import { AccessLogWriter } from './access-log-writer.js';
 
 const entry = (n: number): AccessLogEntry => ({
@@ -13,17 +13,21 @@ const entry = (n: number): AccessLogEntry => ({
   client: '127.0.0.1',
 });
 
+/** The request ids of the entries in batches, in order. */
+const requestIds = (batches: readonly AccessLogBatch[]): string[] => batches.flatMap((b) => (JSON.parse(b.entries) as unknown[][]).map((e) => e[5] as string));
+
 /** An access log that can be switched off, and counts the writes it was asked for. */
-function switchableLog(): AccessLogStore & { up: boolean; calls: number; written: AccessLogEntry[] } {
+function switchableLog(): AccessLogStore & { up: boolean; calls: number; written: string[] } {
   const log = {
     up: false,
     calls: 0,
-    written: [] as AccessLogEntry[],
-    async appendAccessLog(entries: readonly AccessLogEntry[]) {
+    /** Request ids of the entries written. */
+    written: [] as string[],
+    async appendAccessLog(batches: readonly AccessLogBatch[]) {
       log.calls++;
       await new Promise((r) => setTimeout(r, 1));
       if (!log.up) throw new Error('store unreachable');
-      log.written.push(...entries);
+      log.written.push(...requestIds(batches));
     },
     async queryAccessLog() {
       return [];
@@ -43,19 +47,19 @@ describe('AccessLogWriter', () => {
     expect(writer.pending).toBe(5_000);
     store.up = true;
     await writer.close();
-    expect(store.written.map((e) => e.requestId)).toEqual(Array.from({ length: 5_000 }, (_, i) => `r-${i}`));
+    expect(store.written).toEqual(Array.from({ length: 5_000 }, (_, i) => `r-${i}`));
     expect(writer.pending).toBe(0);
   });
 
-  it('drops the oldest waiting entries past maxBuffered, never those being written', async () => {
+  it('drops the oldest waiting batches past maxBuffered, never the one being written', async () => {
     const store = switchableLog();
     store.up = true;
-    const writer = new AccessLogWriter(store, undefined, { batch: 4, flushMs: 60_000, maxBuffered: 6 });
+    const writer = new AccessLogWriter(store, undefined, { batch: 4, flushMs: 60_000, maxBuffered: 8 });
     for (let i = 0; i < 4; i++) writer.append(entry(i)); // a full batch: its write starts now
-    for (let i = 4; i < 12; i++) writer.append(entry(i)); // 8 more while it is written; room for 2
+    for (let i = 4; i < 16; i++) writer.append(entry(i)); // 3 batches more while it is written; room for 1
     await writer.close();
-    expect(writer.dropped).toBe(6);
-    expect(store.written.map((e) => e.requestId)).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-10', 'r-11']);
+    expect(writer.dropped).toBe(8);
+    expect(store.written).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-12', 'r-13', 'r-14', 'r-15']);
   });
 
   it('retries a refused write when its timer fires, not with every request that follows', async () => {
@@ -71,14 +75,36 @@ describe('AccessLogWriter', () => {
     expect(store.written).toHaveLength(5_000);
   });
 
+  it('collects full batches while the store stays down, not one small batch per timer tick', async () => {
+    const store = switchableLog();
+    const sizes: number[] = [];
+    const append = store.appendAccessLog.bind(store);
+    store.appendAccessLog = async (batches) => {
+      sizes.push(requestIds(batches).length);
+      await append(batches);
+    };
+    const writer = new AccessLogWriter(store, undefined, { batch: 10, flushMs: 60_000 });
+    // A quiet service: a few entries between ticks, every tick refused.
+    for (let tick = 0; tick < 8; tick++) {
+      for (let i = 0; i < 3; i++) writer.append(entry(tick * 3 + i));
+      await writer.flush();
+    }
+    store.up = true;
+    sizes.length = 0;
+    await writer.close();
+    // The first tick closes its 3 entries (nothing waited before them); later ones fill whole batches.
+    expect(sizes).toEqual([3, 10, 10, 1]);
+    expect(store.written).toEqual(Array.from({ length: 24 }, (_, i) => `r-${i}`));
+  });
+
   it('writes full batches while entries keep arriving, and leaves partial ones to the timer', async () => {
     const store = switchableLog();
     store.up = true;
     const sizes: number[] = [];
     const append = store.appendAccessLog.bind(store);
-    store.appendAccessLog = async (entries) => {
-      sizes.push(entries.length);
-      await append(entries);
+    store.appendAccessLog = async (batches) => {
+      sizes.push(requestIds(batches).length);
+      await append(batches);
     };
     const writer = new AccessLogWriter(store, undefined, { batch: 50, flushMs: 25 });
     const started = performance.now();
@@ -92,6 +118,6 @@ describe('AccessLogWriter', () => {
     // Partial batches come only from the timer's ticks (one each at most) and the close.
     expect(sizes.filter((n) => n < 50).length).toBeLessThanOrEqual(ticks + 1);
     expect(sizes.filter((n) => n === 50).length).toBeGreaterThan(40);
-    expect(store.written.map((e) => e.requestId)).toEqual(Array.from({ length: 4_000 }, (_, i) => `r-${i}`));
+    expect(store.written).toEqual(Array.from({ length: 4_000 }, (_, i) => `r-${i}`));
   });
 });

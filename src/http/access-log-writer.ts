@@ -1,9 +1,10 @@
 /**
- * Writes access log entries in batches, off the request path: a read only appends to a buffer;
- * a timer (or a full buffer) hands the batch to the store in one statement.
+ * Writes access log entries in batches, off the request path: a read only encodes its entry into
+ * the filling chunk (see AccessLogChunk); a timer (or a full chunk) hands it to the store in one statement.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccessLogEntry, AccessLogStore } from '../store/access-log.js';
+import { AccessLogChunk } from '../store/access-log-chunk.js';
 
 /** Batching of the access log. */
 export interface AccessLogWriterOptions {
@@ -11,15 +12,18 @@ export interface AccessLogWriterOptions {
   flushMs?: number;
   /** Entries per write (default 500). */
   batch?: number;
-  /** Entries kept while the store cannot take them; past this the oldest are dropped and counted (default 100,000). */
+  /** Entries kept while the store cannot take them; past this the oldest waiting writes are dropped and counted (default 100,000). */
   maxBuffered?: number;
 }
 
 /** The batching writer of the access log. */
 export class AccessLogWriter {
-  private buffer: AccessLogEntry[] = [];
-  /** How many entries at the front of the buffer are being written right now. */
-  private inFlight = 0;
+  /** Writes waiting in order; the last one is still filling. */
+  private readonly chunks: AccessLogChunk[] = [new AccessLogChunk()];
+  /** The first chunk is being written right now. */
+  private inFlight = false;
+  /** Entries queued, in every chunk. */
+  private queued = 0;
   /** The drain under way, if any: there is never more than one, however many entries arrive. */
   private draining: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
@@ -27,12 +31,16 @@ export class AccessLogWriter {
   private backingOff = false;
   /** Entries dropped because the store was unreachable for too long. */
   dropped = 0;
+  private readonly batchSize: number;
+  private readonly maxBuffered: number;
 
   constructor(
     private readonly store: AccessLogStore,
     private readonly log: FastifyBaseLogger | undefined,
-    private readonly options: AccessLogWriterOptions = {},
+    options: AccessLogWriterOptions = {},
   ) {
+    this.maxBuffered = options.maxBuffered ?? 100_000;
+    this.batchSize = Math.min(options.batch ?? 500, this.maxBuffered);
     this.timer = setInterval(() => {
       this.backingOff = false;
       void this.flush();
@@ -42,22 +50,26 @@ export class AccessLogWriter {
 
   /** Queues one entry. */
   append(entry: AccessLogEntry): void {
-    this.buffer.push(entry);
-    const max = this.options.maxBuffered ?? 100_000;
-    if (this.buffer.length > max) {
-      // The oldest entries not already on their way to the store make room.
-      const over = Math.min(this.buffer.length - max, this.buffer.length - this.inFlight);
-      this.dropped += over;
-      this.buffer.splice(this.inFlight, over);
+    const open = this.chunks[this.chunks.length - 1]!;
+    open.add(entry);
+    this.queued++;
+    if (open.count < this.batchSize) return;
+    this.chunks.push(new AccessLogChunk());
+    // The oldest full writes not already on their way to the store make room.
+    const first = this.inFlight ? 1 : 0;
+    while (this.queued > this.maxBuffered && this.chunks.length - 1 > first) {
+      const [gone] = this.chunks.splice(first, 1);
+      this.dropped += gone!.count;
+      this.queued -= gone!.count;
     }
-    if (this.draining === undefined && !this.backingOff && this.buffer.length >= this.batchSize) void this.drainOnce(false);
+    if (this.draining === undefined && !this.backingOff) void this.drainOnce(false);
   }
 
   /** Writes what is queued, in order; joins the drain already under way rather than starting another. */
   async flush(): Promise<void> {
     // A drain of full batches only may be under way: once it ends, the tail still has to go.
     while (this.draining !== undefined) await this.draining;
-    if (this.buffer.length > 0) await this.drainOnce(true);
+    if (this.queued > 0) await this.drainOnce(true);
   }
 
   private drainOnce(tail: boolean): Promise<void> {
@@ -65,45 +77,46 @@ export class AccessLogWriter {
     return this.draining;
   }
 
-  private get batchSize(): number {
-    return this.options.batch ?? 500;
-  }
-
   /** Stops the timer and writes everything still queued. */
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
     // Entries that arrived while the last drain finished its final batch.
-    if (this.buffer.length > 0) await this.flush();
+    if (this.queued > 0) await this.flush();
   }
 
   /** Entries waiting to be written. */
   get pending(): number {
-    return this.buffer.length;
+    return this.queued;
   }
 
   /**
-   * Writes full batches while there are any, and with `tail` everything queued when it started.
-   * Entries arriving during a write wait for a full batch or the timer: written at once, a busy
-   * service's batches would shrink to the few entries each write's round trip lets through.
+   * Writes full batches while there are any, then with `tail` the filling one. Entries arriving
+   * during a write wait for a full batch or the timer: written at once, a busy service's batches
+   * would shrink to the few entries each write's round trip lets through. The filling batch is
+   * closed only once the ones before it are written, so a store that stays down collects full
+   * batches, not one small batch per timer tick.
    */
   private async drain(tail: boolean): Promise<void> {
-    const size = this.batchSize;
-    let tailLeft = tail ? this.buffer.length : 0;
-    while (this.buffer.length >= size || (tailLeft > 0 && this.buffer.length > 0)) {
-      const batch = this.buffer.slice(0, size);
-      this.inFlight = batch.length;
+    for (;;) {
+      if (this.chunks.length === 1) {
+        if (!tail || this.chunks[0]!.count === 0) return;
+        this.chunks.push(new AccessLogChunk());
+        tail = false;
+      }
+      const chunk = this.chunks[0]!;
+      this.inFlight = true;
       try {
-        await this.store.appendAccessLog(batch);
-        this.buffer.splice(0, batch.length);
-        tailLeft -= batch.length;
+        await this.store.appendAccessLog(chunk.batches());
+        this.chunks.shift();
+        this.queued -= chunk.count;
       } catch (err) {
         // Kept for the next round: the store may be back by then.
         this.backingOff = true;
-        this.log?.error({ err, pending: this.buffer.length, dropped: this.dropped }, 'access log write failed; entries kept for retry');
+        this.log?.error({ err, pending: this.queued, dropped: this.dropped }, 'access log write failed; entries kept for retry');
         return;
       } finally {
-        this.inFlight = 0;
+        this.inFlight = false;
       }
     }
   }

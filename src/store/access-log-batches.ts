@@ -4,21 +4,8 @@
  * its index entries. A per-record table names the batches holding a record's reads; it is caught
  * up in bulk (batches not in it yet are flagged), and reads gather entries batch by batch.
  */
-import type { AccessLogEntry, AccessLogQuery } from './access-log.js';
-
-/** One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client]. */
-type StoredEntry = [string, string | null, string, string | null, number, string, string];
-
-/** One batch row to insert. */
-export interface NewBatch {
-  project: string;
-  firstAt: string;
-  lastAt: string;
-  /** JSON array of StoredEntry. */
-  entries: string;
-  /** JSON array of the distinct record ids in the batch, for the per-record table's catch-up. */
-  records: string;
-}
+import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from './access-log.js';
+import { AccessLogChunk, type StoredEntry } from './access-log-chunk.js';
 
 /** A batch row as read back. */
 export interface BatchRow {
@@ -29,25 +16,10 @@ export interface BatchRow {
 }
 
 /** Splits entries into one batch per project, keeping their order. */
-export function batchesOf(entries: readonly AccessLogEntry[]): NewBatch[] {
-  const byProject = new Map<string, AccessLogEntry[]>();
-  for (const e of entries) {
-    const list = byProject.get(e.project);
-    if (list === undefined) byProject.set(e.project, [e]);
-    else list.push(e);
-  }
-  return [...byProject].map(([project, list]) => {
-    let firstAt = list[0]!.at;
-    let lastAt = firstAt;
-    for (const e of list) {
-      if (e.at < firstAt) firstAt = e.at;
-      if (e.at > lastAt) lastAt = e.at;
-    }
-    const stored = list.map((e): StoredEntry => [e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client]);
-    const records = new Set<string>();
-    for (const e of list) if (e.recordId !== null) records.add(e.recordId);
-    return { project, firstAt, lastAt, entries: JSON.stringify(stored), records: JSON.stringify([...records]) };
-  });
+export function batchesOf(entries: readonly AccessLogEntry[]): AccessLogBatch[] {
+  const chunk = new AccessLogChunk();
+  for (const e of entries) chunk.add(e);
+  return chunk.batches();
 }
 
 /** Batch rows per round trip while gathering. */
@@ -59,6 +31,8 @@ export interface BatchDialect {
   placeholder(n: number): string;
   /** The condition of a batch not yet in the per-record table. */
   unindexed: string;
+  /** The per-record table's condition for the record id in parameter `p`. */
+  recordKey(p: string): string;
 }
 
 /**
@@ -79,7 +53,7 @@ export function batchFetch(q: AccessLogQuery, keyset: boolean, d: BatchDialect):
   const from =
     q.recordId === undefined
       ? `SELECT ${columns} FROM access_log_batches WHERE project = ${d.placeholder(1)}`
-      : `SELECT ${columns} FROM access_log_batches WHERE project = ${d.placeholder(1)} AND (id IN (SELECT batch_id FROM access_log_records WHERE project = ${d.placeholder(2)} AND record_id = ${d.placeholder(3)}) OR ${d.unindexed})`;
+      : `SELECT ${columns} FROM access_log_batches WHERE project = ${d.placeholder(1)} AND (id IN (SELECT batch_id FROM access_log_records WHERE project = ${d.placeholder(2)} AND ${d.recordKey(d.placeholder(3))}) OR ${d.unindexed})`;
   const windowParams = [...(q.since === undefined ? [] : [q.since]), ...(q.until === undefined ? [] : [q.until])];
   return {
     sql: from + page,

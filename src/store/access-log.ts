@@ -26,8 +26,20 @@ export interface AccessLogQuery {
   limit: number;
 }
 
+/** One project's entries of one write, as the store keeps them (see access-log-batches.ts). */
+export interface AccessLogBatch {
+  project: string;
+  firstAt: string;
+  lastAt: string;
+  /** JSON array of the stored entries. */
+  entries: string;
+  /** JSON array of the distinct record ids in the batch, for the per-record table's catch-up. */
+  records: string;
+}
+
 /** The access log part of a store: entries are only ever appended and read. */
 export interface AccessLogStore {
-  appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void>;
+  /** Appends batches (see AccessLogChunk, batchesOf), one row each, in one statement or transaction. */
+  appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void>;
   queryAccessLog(query: AccessLogQuery): Promise<AccessLogEntry[]>;
 }

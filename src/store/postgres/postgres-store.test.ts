@@ -7,6 +7,7 @@ import type { ExecutionUpsert, Upsert } from '../store.js';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
+import { batchesOf } from '../access-log-batches.js';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -175,9 +176,9 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
     const entry = (minute: number, recordId: string | null, project = 'log-a') => accessLogEntry(minute, recordId, project);
     const minutes = async () => (await store.queryAccessLog({ project: 'log-a', recordId: R, limit: 100 })).map((e) => Number(e.at.slice(14, 16)));
-    await store.appendAccessLog([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'log-b')]);
+    await store.appendAccessLog(batchesOf([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'log-b')]));
     expect(await store.indexAccessLog()).toBe(2); // one batch per project
-    await store.appendAccessLog([entry(4, R), entry(6, null), entry(0, R)]);
+    await store.appendAccessLog(batchesOf([entry(4, R), entry(6, null), entry(0, R)]));
     expect(await minutes()).toEqual([0, 3, 4, 5]);
     expect(await store.indexAccessLog()).toBe(1);
     expect(await minutes()).toEqual([0, 3, 4, 5]);

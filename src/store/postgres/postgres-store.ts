@@ -20,7 +20,7 @@ import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
-import type { AccessLogEntry, AccessLogQuery } from '../access-log.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from '../access-log.js';
 import { queryBatches, type BatchRow } from '../access-log-batches.js';
 import { CatchUpSchedule, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES } from './access-log-sql.js';
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
@@ -231,10 +231,10 @@ export class PostgresStore implements Store {
     await guarded('importRows', () => this.transaction((client) => importPostgresRows(client, rows)));
   }
 
-  async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await guarded('appendAccessLog', () => insertAccessLogBatches(this.pool, entries));
-    if (this.logCatchUp.due(entries.length)) {
+  async appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void> {
+    if (batches.length === 0) return;
+    await guarded('appendAccessLog', () => insertAccessLogBatches(this.pool, batches));
+    if (this.logCatchUp.due(batches.length)) {
       // Off the request path already (the writer's drain); a failure leaves the batches flagged, and queries still find them.
       await this.indexAccessLog().catch(() => undefined);
     }

@@ -9,6 +9,7 @@ import { StoreUnavailableError } from '../store-errors.js';
 import { indexAccessLog } from './access-log-rows.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+import { batchesOf } from '../access-log-batches.js';
 
 const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
 const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => accessLogEntry(minute, recordId, project);
@@ -25,11 +26,11 @@ describe('the access log in batches', () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
     store = openSqliteStore(file);
-    await store.appendAccessLog([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'proj-b')]);
+    await store.appendAccessLog(batchesOf([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'proj-b')]));
     const writer = new Database(file);
     expect(indexAccessLog(writer)).toBe(2); // one batch per project
     expect(indexAccessLog(writer)).toBe(0);
-    await store.appendAccessLog([entry(4, R), entry(6, null), entry(0, R)]); // the tail, not indexed yet
+    await store.appendAccessLog(batchesOf([entry(4, R), entry(6, null), entry(0, R)])); // the tail, not indexed yet
     const minutes = async (q: { since?: string; until?: string } = {}) =>
       (await store!.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100, ...q })).map((e) => Number(e.at.slice(14, 16)));
     expect(await minutes()).toEqual([0, 3, 4, 5]);
@@ -70,14 +71,14 @@ describe('the access log in batches', () => {
     const importer = new Database(file);
     importer.prepare('BEGIN IMMEDIATE').run(); // as an import's transaction would
     const started = Date.now();
-    const err = await store.appendAccessLog([entry(1, R)]).catch((e: unknown) => e);
+    const err = await store.appendAccessLog(batchesOf([entry(1, R)])).catch((e: unknown) => e);
     // The connection waits up to 10 s for locks elsewhere; the access log must not.
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(err).toBeInstanceOf(StoreUnavailableError);
     expect((err as Error).message).toMatch(/another process holds the SQLite file locked/);
     importer.prepare('COMMIT').run();
     importer.close();
-    await store.appendAccessLog([entry(1, R)]);
+    await store.appendAccessLog(batchesOf([entry(1, R)]));
     expect(await store.queryAccessLog({ project: 'proj-a', limit: 10 })).toEqual([entry(1, R)]);
   });
 });

@@ -1,11 +1,11 @@
 /** The access log in SQLite: batch rows in, the per-record table caught up in bulk, batches out in order. */
 import type Database from 'better-sqlite3';
-import type { NewBatch } from '../access-log-batches.js';
+import type { AccessLogBatch } from '../access-log.js';
 
 const inserts = new WeakMap<Database.Database, Database.Statement>();
 
-/** Appends batches (see batchesOf), in one transaction. */
-export function insertAccessLog(db: Database.Database, batches: readonly NewBatch[]): void {
+/** Appends batches, one row each, in one transaction. */
+export function insertAccessLog(db: Database.Database, batches: readonly AccessLogBatch[]): void {
   let insert = inserts.get(db);
   if (insert === undefined) {
     insert = db.prepare('INSERT INTO access_log_batches (project, first_at, last_at, entries, records) VALUES (?, ?, ?, ?, ?)');

@@ -25,15 +25,15 @@ import type {
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { insertAccessLog } from './access-log-rows.js';
-import { batchesOf, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
+import { queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
 import { guardedSync } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
-import type { AccessLogEntry, AccessLogQuery } from '../access-log.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0' };
+const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0', recordKey: (p) => `record_id = ${p}` };
 const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
 const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
 
@@ -270,13 +270,12 @@ export class SqliteStore implements Store {
     this.importTx.immediate(rows);
   }
 
-  async appendAccessLog(entries: readonly AccessLogEntry[]): Promise<void> {
-    if (entries.length === 0) return;
+  async appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void> {
+    if (batches.length === 0) return;
     // One row per project per flush, on the serving connection: a write by another connection
     // would make this one drop its page cache at its next read. The write must not wait for a
     // lock another process holds (an import), or reads would wait with it: busy, it fails at once
     // and the writer retries on its next tick.
-    const batches = batchesOf(entries);
     this.db.pragma('busy_timeout = 0');
     try {
       guardedSync('access log write', () => insertAccessLog(this.db, batches));

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AccessLogEntry } from './access-log.js';
+import { AccessLogChunk, type StoredEntry } from './access-log-chunk.js';
+
+const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({
+  at: fc.date({ min: new Date('2026-01-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
+  keyId: fc.option(fc.uuid(), { nil: null }),
+  project: fc.constantFrom('proj-a', 'proj-b', 'prøj-ç'),
+  route: fc.constantFrom('/v1/alerts/:id', '/v1/companies/:id/details', 'unmatched'),
+  // Any string, lone surrogates and quotes included, as a path parameter may carry.
+  recordId: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('r1', 'r2')), { nil: null }),
+  status: fc.integer({ min: 100, max: 599 }),
+  requestId: fc.string({ unit: 'grapheme', maxLength: 30 }),
+  client: fc.constantFrom('127.0.0.1', '::1', ''),
+});
+
+describe('AccessLogChunk', () => {
+  it('gives back every entry of each project in arrival order, with its time span and distinct records', () => {
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 400 }), (entries) => {
+        const chunk = new AccessLogChunk();
+        for (const e of entries) chunk.add(e);
+        expect(chunk.count).toBe(entries.length);
+        const projects = [...new Set(entries.map((e) => e.project))];
+        const batches = chunk.batches();
+        expect(batches.map((b) => b.project)).toEqual(projects);
+        for (const b of batches) {
+          const own = entries.filter((e) => e.project === b.project);
+          const stored = JSON.parse(b.entries) as StoredEntry[];
+          expect(stored).toEqual(own.map((e) => [e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client]));
+          const times = own.map((e) => e.at).sort();
+          expect([b.firstAt, b.lastAt]).toEqual([times[0], times.at(-1)]);
+          expect(JSON.parse(b.records)).toEqual([...new Set(own.flatMap((e) => (e.recordId === null ? [] : [e.recordId])))]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps entries whole across many growths of its buffers', () => {
+    const chunk = new AccessLogChunk();
+    const long = 'ü€𝄞'.repeat(5_000);
+    for (let i = 0; i < 50; i++) chunk.add({ at: '2026-03-01T10:00:00.000Z', keyId: null, project: 'p', route: '/r', recordId: `${long}${i}`, status: 200, requestId: `r-${i}`, client: 'c' });
+    const [batch] = chunk.batches();
+    const stored = JSON.parse(batch!.entries) as StoredEntry[];
+    expect(stored.map((e) => e[3])).toEqual(Array.from({ length: 50 }, (_, i) => `${long}${i}`));
+    expect(JSON.parse(batch!.records)).toHaveLength(50);
+  });
+});
