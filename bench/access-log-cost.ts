@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { ensureServiceBuild } from './build-service.js';
 import { ensureDataset } from './dataset.js';
 import { createKeys, importDataset } from './import-store.js';
-import { cpuMicros, postgresPids } from './process-cpu.js';
+import { cpuSince, postgresPids } from './process-cpu.js';
 import { profileSummaries } from './profile-summary.js';
 import { compressedDataset, datasetOptions } from './scales.js';
 import { requestsFor, companyPath, type RequestSpec, type ScenarioName } from './scenarios.js';
@@ -25,8 +25,8 @@ const { values } = parseArgs({
   options: {
     store: { type: 'string', default: 'postgres' },
     scenario: { type: 'string', default: 'company' },
-    requests: { type: 'string', default: '40000' },
-    pairs: { type: 'string', default: '8' },
+    requests: { type: 'string', default: '10000' },
+    pairs: { type: 'string', default: '40' },
     connections: { type: 'string', default: '32' },
     'cpu-prof': { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
@@ -86,15 +86,16 @@ try {
   const pidsOf = (s: RunningService): number[] => (kind === 'postgres' ? [s.pid, ...postgresPids()] : [s.pid]);
   const measure = async (s: RunningService): Promise<{ cpu: number; service: number; rps: number }> => {
     const pids = pidsOf(s);
-    const before = [cpuMicros(pids), cpuMicros([s.pid])];
+    const [all, own] = [cpuSince(pids), cpuSince([s.pid])];
     const seconds = await fixedLoad(s.base, list, requests);
     // The log flushes every 250 ms: its last batch belongs to this run.
     await new Promise((r) => setTimeout(r, 300));
-    return { cpu: (cpuMicros(pids) - before[0]!) / requests, service: (cpuMicros([s.pid]) - before[1]!) / requests, rps: requests / seconds };
+    return { cpu: all() / requests, service: own() / requests, rps: requests / seconds };
   };
   await fixedLoad(on.base, list, requests / 2);
   await fixedLoad(off.base, list, requests / 2);
   const costs: number[] = [];
+  const rpsCosts: number[] = [];
   const cpuOn: number[] = [];
   const cpuOff: number[] = [];
   for (let p = 0; p < pairs; p++) {
@@ -104,13 +105,22 @@ try {
     cpuOn.push(logged.cpu);
     cpuOff.push(plain.cpu);
     costs.push(logged.cpu / plain.cpu - 1);
+    rpsCosts.push(1 - logged.rps / plain.rps);
     log(
       `pair ${p + 1}: CPU per answer ${logged.cpu.toFixed(0)} µs logged vs ${plain.cpu.toFixed(0)} µs not (${(100 * costs.at(-1)!).toFixed(1)} %), of which the service ${logged.service.toFixed(0)} vs ${plain.service.toFixed(0)} µs; req/s ${logged.rps.toFixed(0)} vs ${plain.rps.toFixed(0)}`,
     );
   }
   const higher = costs.filter((c) => c > 0).length;
+  const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+  /** Mean of `xs` with its 95 % interval (normal approximation). */
+  const meanText = (xs: number[]): string => {
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = Math.sqrt(xs.reduce((a, c) => a + (c - mean) ** 2, 0) / Math.max(1, xs.length - 1));
+    const half = (1.96 * sd) / Math.sqrt(xs.length);
+    return `mean ${pct(mean)} (95 % interval ${pct(mean - half)} to ${pct(mean + half)})`;
+  };
   process.stdout.write(
-    `ACCESS_LOG_CPU ${scenario} ${kind} c${connections} ${(100 * (median(cpuOn) / median(cpuOff) - 1)).toFixed(1)}%  (median CPU per answer ${median(cpuOn).toFixed(0)} vs ${median(cpuOff).toFixed(0)} µs; per pair median ${(100 * median(costs)).toFixed(1)}%, higher with the log in ${higher} of ${pairs})\n`,
+    `ACCESS_LOG_CPU ${scenario} ${kind} c${connections} ${(100 * (median(cpuOn) / median(cpuOff) - 1)).toFixed(1)}%  (median CPU per answer ${median(cpuOn).toFixed(0)} vs ${median(cpuOff).toFixed(0)} µs; per pair median ${pct(median(costs))}, ${meanText(costs)}, higher with the log in ${higher} of ${pairs}; req/s cost per pair median ${pct(median(rpsCosts))}, ${meanText(rpsCosts)})\n`,
   );
   if (values['cpu-prof']) {
     for (const s of services.splice(0)) await s.stop();

@@ -1,6 +1,6 @@
 /** The A/B loop: ceiling and each store back to back, repeated, per scenario and connection count. */
 import { runLoad, type LoadResult } from './load.js';
-import { cpuMicros } from './process-cpu.js';
+import { cpuSince } from './process-cpu.js';
 import type { RequestSpec, Scenario, ScenarioName } from './scenarios.js';
 
 /** Something to measure: the ceiling or a store's service. */
@@ -60,10 +60,10 @@ export async function measureAll(plan: Plan): Promise<Sample[]> {
         for (const target of plan.targets) {
           const requests = await plan.requests(scenario, target);
           const pids = target.cpuPids?.() ?? [];
-          const cpuBefore = cpuMicros(pids);
+          const cpuUsed = cpuSince(pids);
           const r = await runLoad(target.base, requests, connections, plan.seconds, scenario.expect);
           if (pids.length > 0 && plan.cpuSettleMs !== undefined) await new Promise((done) => setTimeout(done, plan.cpuSettleMs));
-          const cpuPerResponse = pids.length > 0 && r.responses > 0 ? (cpuMicros(pids) - cpuBefore) / r.responses : NaN;
+          const cpuPerResponse = pids.length > 0 && r.responses > 0 ? cpuUsed() / r.responses : NaN;
           samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse });
           byTarget.set(target.name, [...(byTarget.get(target.name) ?? []), r.rps]);
           if (r.unexpected > 0) plan.log(`  warning: ${scenario.name} on ${target.name}: ${r.unexpected} of ${r.responses} answers were not ${scenario.expect}`);

@@ -19,10 +19,19 @@ function processMicros(pid: number): number {
   }
 }
 
-/** Total CPU of `pids` in microseconds; NaN where there is no /proc. */
-export function cpuMicros(pids: readonly number[]): number {
-  if (process.platform !== 'linux') return NaN;
-  return pids.reduce((sum, pid) => sum + processMicros(pid), 0);
+/**
+ * Starts counting the CPU of `pids`; the function returned gives the microseconds they used
+ * since, counting only processes still running (one that exited, such as an autovacuum worker,
+ * would otherwise subtract all its time). NaN where there is no /proc.
+ */
+export function cpuSince(pids: readonly number[]): () => number {
+  if (process.platform !== 'linux') return () => NaN;
+  const start = pids.map(processMicros);
+  return () =>
+    pids.reduce((sum, pid, i) => {
+      const now = processMicros(pid);
+      return now === 0 ? sum : sum + now - start[i]!;
+    }, 0);
 }
 
 /** Every PostgreSQL server process on this machine (postmaster, backends, WAL writer, autovacuum). */

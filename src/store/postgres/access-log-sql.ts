@@ -1,13 +1,19 @@
 /** The access log in PostgreSQL: batch rows in, the per-record table caught up in bulk (see access-log-batches.ts). */
 import type pg from 'pg';
 import type { AccessLogBatch } from '../access-log.js';
-import type { BatchDialect } from '../access-log-batches.js';
+import { BATCHES_PER_BUCKET, type BatchDialect } from '../access-log-batches.js';
 
-/** How the shared batch queries are written for PostgreSQL: the per-record table holds hashes of record ids. */
+/**
+ * How the shared batch queries are written for PostgreSQL: the per-record table holds hashes of
+ * record ids, and the lateral subquery (OFFSET 0 keeps the planner from flattening it) seeks
+ * once per bucket, whatever the tables' statistics say.
+ */
 export const POSTGRES_BATCHES: BatchDialect = {
   placeholder: (n) => `$${n}`,
   unindexed: 'NOT indexed',
-  recordKey: (p) => `record_hash = hashtextextended(${p}, 0)`,
+  recordBatches: (project, again, record) =>
+    `SELECT r.batch_id FROM access_log_buckets b, LATERAL (SELECT batch_id FROM access_log_records` +
+    ` WHERE project = ${project} AND bucket = b.bucket AND record_hash = hashtextextended(${record}, 0) OFFSET 0) r WHERE b.project = ${again}`,
 };
 
 /** Inserts batches, one row each, in one statement. */
@@ -26,8 +32,12 @@ export async function indexPostgresAccessLog(pool: pg.Pool): Promise<number> {
   const r = await pool.query<{ n: string }>(
     `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE NOT indexed RETURNING project, id, records),
      added AS (
-       INSERT INTO access_log_records (project, record_hash, batch_id)
-       SELECT DISTINCT todo.project, hashtextextended(r.value, 0), todo.id FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3)
+       INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
+       SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r.value, 0), todo.id
+       FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3, 4),
+     buckets AS (
+       INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
+       ON CONFLICT DO NOTHING)
      SELECT count(*) AS n FROM todo`,
   );
   return Number(r.rows[0]?.n ?? 0);

@@ -141,18 +141,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END $$;
   `,
   `
-  -- The per-record table keyed by a 64-bit hash of the record id, not the id: its entries are
-  -- half the size and each batch is caught up with plain inserts (a batch is caught up once, so
-  -- nothing can conflict), which halves the catch-up's work. Reads gather entries by the exact
-  -- id, so two ids sharing a hash only cost a batch read more.
+  -- The per-record table keyed by a 64-bit hash of the record id, not the id, and in buckets of
+  -- batch ids (BATCHES_PER_BUCKET in access-log-batches.ts): its entries are half the size, a
+  -- catch-up writes into the newest bucket only, and its inserts need no conflict check (a batch
+  -- is caught up once). Reads gather entries by the exact id, so two ids sharing a hash only cost
+  -- a batch read more. access_log_buckets lists each project's buckets.
   CREATE TABLE access_log_record_hashes (
     project     text COLLATE "C" NOT NULL,
+    bucket      bigint NOT NULL,
     record_hash bigint NOT NULL,
     batch_id    bigint NOT NULL,
-    PRIMARY KEY (project, record_hash, batch_id)
+    PRIMARY KEY (project, bucket, record_hash, batch_id)
   );
-  INSERT INTO access_log_record_hashes (project, record_hash, batch_id)
-    SELECT DISTINCT project, hashtextextended(record_id, 0), batch_id FROM access_log_records;
+  INSERT INTO access_log_record_hashes (project, bucket, record_hash, batch_id)
+    SELECT DISTINCT project, batch_id / 256, hashtextextended(record_id, 0), batch_id FROM access_log_records;
+  CREATE TABLE access_log_buckets (
+    project text COLLATE "C" NOT NULL,
+    bucket  bigint NOT NULL,
+    PRIMARY KEY (project, bucket)
+  );
+  INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, bucket FROM access_log_record_hashes;
   DROP TABLE access_log_records;
   ALTER TABLE access_log_record_hashes RENAME TO access_log_records;
   ALTER INDEX access_log_record_hashes_pkey RENAME TO access_log_records_pkey;

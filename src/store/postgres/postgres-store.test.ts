@@ -7,7 +7,7 @@ import type { ExecutionUpsert, Upsert } from '../store.js';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
-import { batchesOf } from '../access-log-batches.js';
+import { BATCHES_PER_BUCKET, batchesOf } from '../access-log-batches.js';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -184,6 +184,19 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect(await minutes()).toEqual([0, 3, 4, 5]);
     expect((await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project IN ('log-a', 'log-b')")).rows[0]).toEqual({ n: 4 });
     expect((await store.queryAccessLog({ project: 'log-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-log-b-2']);
+  });
+
+  it('finds a record’s access log entries in every bucket of the per-record table', async () => {
+    const R = '5d0c4e44-4a43-4f0e-9d3f-0b8a8f0c7d11';
+    const n = 2 * BATCHES_PER_BUCKET + 10;
+    for (let i = 0; i < n; i++) {
+      await store.appendAccessLog(batchesOf([{ ...accessLogEntry(i % 60, i % 100 === 0 ? R : `other-${i}`, 'log-buckets'), requestId: `q-${i}` }]));
+    }
+    await store.indexAccessLog();
+    const buckets = await store.pool.query("SELECT count(*)::int AS n FROM access_log_buckets WHERE project = 'log-buckets'");
+    expect(buckets.rows[0].n).toBeGreaterThanOrEqual(3);
+    const found = (await store.queryAccessLog({ project: 'log-buckets', recordId: R, limit: 100 })).map((e) => e.requestId);
+    expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
   });
 
   it('moves the access log of a schema made before batches existed into them when it migrates', async () => {

@@ -9,7 +9,7 @@ import { StoreUnavailableError } from '../store-errors.js';
 import { indexAccessLog } from './access-log-rows.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
-import { batchesOf } from '../access-log-batches.js';
+import { BATCHES_PER_BUCKET, batchesOf } from '../access-log-batches.js';
 
 const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
 const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => accessLogEntry(minute, recordId, project);
@@ -42,6 +42,20 @@ describe('the access log in batches', () => {
     // Another project's read of the same id stays in that project.
     expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-2']);
     writer.close();
+  });
+
+  it('finds a record’s reads in every bucket of the per-record table', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = openSqliteStore(file);
+    const n = 2 * BATCHES_PER_BUCKET + 10;
+    for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([{ ...entry(i % 60, i % 100 === 0 ? R : `other-${i}`), requestId: `q-${i}` }]));
+    const writer = new Database(file);
+    expect(indexAccessLog(writer)).toBe(n);
+    expect(writer.prepare('SELECT count(*) AS n FROM access_log_buckets').get()).toEqual({ n: 3 });
+    writer.close();
+    const found = (await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId);
+    expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
   });
 
   it('moves the reads of a file made before batches existed into them when the file is migrated', async () => {

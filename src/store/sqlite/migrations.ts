@@ -117,4 +117,25 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     FROM (SELECT * FROM access_log ORDER BY id) GROUP BY project, id / 500 ORDER BY min(id);
   DROP TABLE access_log;
   `,
+  `
+  -- The per-record table in buckets of batch ids (BATCHES_PER_BUCKET in access-log-batches.ts),
+  -- so a catch-up writes into the newest bucket only; access_log_buckets lists each project's.
+  CREATE TABLE access_log_record_buckets (
+    project   TEXT NOT NULL,
+    bucket    INTEGER NOT NULL,
+    record_id TEXT NOT NULL,
+    batch_id  INTEGER NOT NULL,
+    PRIMARY KEY (project, bucket, record_id, batch_id)
+  ) WITHOUT ROWID;
+  INSERT INTO access_log_record_buckets (project, bucket, record_id, batch_id)
+    SELECT project, batch_id / 256, record_id, batch_id FROM access_log_records ORDER BY 1, 2, 3, 4;
+  CREATE TABLE access_log_buckets (
+    project TEXT NOT NULL,
+    bucket  INTEGER NOT NULL,
+    PRIMARY KEY (project, bucket)
+  ) WITHOUT ROWID;
+  INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, bucket FROM access_log_record_buckets;
+  DROP TABLE access_log_records;
+  ALTER TABLE access_log_record_buckets RENAME TO access_log_records;
+  `,
 ];

@@ -33,7 +33,12 @@ import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsert
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-const SQLITE_BATCHES: BatchDialect = { placeholder: () => '?', unindexed: 'indexed = 0', recordKey: (p) => `record_id = ${p}` };
+const SQLITE_BATCHES: BatchDialect = {
+  placeholder: () => '?',
+  unindexed: 'indexed = 0',
+  recordBatches: (project, again, record) =>
+    `SELECT batch_id FROM access_log_records WHERE project = ${project} AND bucket IN (SELECT bucket FROM access_log_buckets WHERE project = ${again}) AND record_id = ${record}`,
+};
 const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
 const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
 
