@@ -17,17 +17,21 @@ const entry = (n: number): AccessLogEntry => ({
 const requestIds = (batches: readonly AccessLogBatch[]): string[] => batches.flatMap((b) => (JSON.parse(b.entries) as unknown[][]).map((e) => e[5] as string));
 
 /** An access log that can be switched off, and counts the writes it was asked for. */
-function switchableLog(): AccessLogStore & { up: boolean; calls: number; written: string[] } {
+function switchableLog(): AccessLogStore & { up: boolean; calls: number; written: string[]; sizes: number[] } {
   const log = {
     up: false,
     calls: 0,
+    /** Entries per write that succeeded. */
+    sizes: [] as number[],
     /** Request ids of the entries written. */
     written: [] as string[],
     async appendAccessLog(batches: readonly AccessLogBatch[]) {
       log.calls++;
       await new Promise((r) => setTimeout(r, 1));
       if (!log.up) throw new Error('store unreachable');
-      log.written.push(...requestIds(batches));
+      const ids = requestIds(batches);
+      log.sizes.push(ids.length);
+      log.written.push(...ids);
     },
     async queryAccessLog() {
       return [];
@@ -77,12 +81,6 @@ describe('AccessLogWriter', () => {
 
   it('collects full batches while the store stays down, not one small batch per timer tick', async () => {
     const store = switchableLog();
-    const sizes: number[] = [];
-    const append = store.appendAccessLog.bind(store);
-    store.appendAccessLog = async (batches) => {
-      sizes.push(requestIds(batches).length);
-      await append(batches);
-    };
     const writer = new AccessLogWriter(store, undefined, { batch: 10, flushMs: 60_000 });
     // A quiet service: a few entries between ticks, every tick refused.
     for (let tick = 0; tick < 8; tick++) {
@@ -90,22 +88,15 @@ describe('AccessLogWriter', () => {
       await writer.flush();
     }
     store.up = true;
-    sizes.length = 0;
     await writer.close();
     // The first tick closes its 3 entries (nothing waited before them); later ones fill whole batches.
-    expect(sizes).toEqual([3, 10, 10, 1]);
+    expect(store.sizes).toEqual([3, 10, 10, 1]);
     expect(store.written).toEqual(Array.from({ length: 24 }, (_, i) => `r-${i}`));
   });
 
   it('writes full batches while entries keep arriving, and leaves partial ones to the timer', async () => {
     const store = switchableLog();
     store.up = true;
-    const sizes: number[] = [];
-    const append = store.appendAccessLog.bind(store);
-    store.appendAccessLog = async (batches) => {
-      sizes.push(requestIds(batches).length);
-      await append(batches);
-    };
     const writer = new AccessLogWriter(store, undefined, { batch: 50, flushMs: 25 });
     const started = performance.now();
     // 20 entries per millisecond: each 1 ms write sees a few more arrive before it ends.
@@ -116,8 +107,8 @@ describe('AccessLogWriter', () => {
     const ticks = Math.ceil((performance.now() - started) / 25);
     await writer.close();
     // Partial batches come only from the timer's ticks (one each at most) and the close.
-    expect(sizes.filter((n) => n < 50).length).toBeLessThanOrEqual(ticks + 1);
-    expect(sizes.filter((n) => n === 50).length).toBeGreaterThan(40);
+    expect(store.sizes.filter((n) => n < 50).length).toBeLessThanOrEqual(ticks + 1);
+    expect(store.sizes.filter((n) => n === 50).length).toBeGreaterThan(40);
     expect(store.written).toEqual(Array.from({ length: 4_000 }, (_, i) => `r-${i}`));
   });
 });

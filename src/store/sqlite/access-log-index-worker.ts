@@ -1,7 +1,7 @@
-/** Worker thread that catches the access log's per-record table up, off the thread serving reads. */
+/** Worker thread that catches the access log's per-record table up and checkpoints the file, off the thread serving reads. */
 import { workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { indexAccessLog } from './access-log-rows.js';
+import { catchUpAccessLog } from './access-log-rows.js';
 
 const { file, everyMs } = workerData as { file: string; everyMs: number };
 const db = new Database(file);
@@ -12,7 +12,7 @@ db.pragma('cache_size = -65536');
 
 setInterval(() => {
   try {
-    indexAccessLog(db);
+    catchUpAccessLog(db);
   } catch {
     // Busy or full: the batches stay flagged (queries still find them) and the next round tries again.
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import type { AccessLogEntry } from '../access-log.js';
 import { StoreUnavailableError } from '../store-errors.js';
-import { indexAccessLog } from './access-log-rows.js';
+import { catchUpAccessLog, indexAccessLog } from './access-log-rows.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 import { BATCHES_PER_BUCKET, batchesOf } from '../access-log-batches.js';
@@ -56,6 +56,32 @@ describe('the access log in batches', () => {
     writer.close();
     const found = (await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId);
     expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
+  });
+
+  it('checkpoints the file after each catch-up, which the serving connection leaves to it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = openSqliteStore(file);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(16384);
+    store.db.pragma('wal_checkpoint(TRUNCATE)'); // the schema into the file
+    await store.appendAccessLog(batchesOf([entry(1, R), entry(2, 'other')]));
+    // A copy of the database file alone, without its write-ahead log: what has been checkpointed.
+    const inFile = (): unknown => {
+      const copy = join(dir!, 'file-only.db');
+      copyFileSync(file, copy);
+      const direct = new Database(copy, { readonly: true });
+      try {
+        return direct.prepare('SELECT count(*) AS n FROM access_log_batches').get();
+      } finally {
+        direct.close();
+        rmSync(copy);
+      }
+    };
+    expect(inFile()).toEqual({ n: 0 });
+    const worker = new Database(file);
+    expect(catchUpAccessLog(worker)).toBe(1);
+    worker.close();
+    expect(inFile()).toEqual({ n: 1 });
   });
 
   it('moves the reads of a file made before batches existed into them when the file is migrated', async () => {

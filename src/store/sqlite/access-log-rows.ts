@@ -35,3 +35,13 @@ export function indexAccessLog(db: Database.Database): number {
     .immediate();
 }
 
+
+/**
+ * One round of the access log's worker: the catch-up, then a passive checkpoint, so that the
+ * serving connection never copies the write-ahead log back itself. Returns the batches covered.
+ */
+export function catchUpAccessLog(db: Database.Database): number {
+  const covered = indexAccessLog(db);
+  db.pragma('wal_checkpoint(PASSIVE)');
+  return covered;
+}

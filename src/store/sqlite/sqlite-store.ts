@@ -64,6 +64,10 @@ export function openSqliteStore(file: string, options: { readonly?: boolean; bul
     } else {
       db.pragma('mmap_size = 2147418112');
       db.pragma('cache_size = -65536');
+      // The connection that commits past the threshold runs the checkpoint: on the serving one,
+      // every 1,000 pages of access log and catch-up, reads waited for it (about 8 % of their
+      // CPU). The access log's worker checkpoints after each catch-up instead; this is a backstop.
+      db.pragma('wal_autocheckpoint = 16384');
     }
     return new SqliteStore(db);
   });
