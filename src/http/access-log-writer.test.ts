@@ -36,6 +36,9 @@ function switchableLog(): AccessLogStore & { up: boolean; calls: number; written
     async queryAccessLog() {
       return [];
     },
+    async indexAccessLog() {
+      return 0;
+    },
   };
   return log;
 }

@@ -42,4 +42,6 @@ export interface AccessLogStore {
   /** Appends batches (see AccessLogChunk, batchesOf), one row each, in one statement or transaction. */
   appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void>;
   queryAccessLog(query: AccessLogQuery): Promise<AccessLogEntry[]>;
+  /** Catches the per-record table up now (it is otherwise caught up in the background); returns the batches it covered. */
+  indexAccessLog(): Promise<number>;
 }

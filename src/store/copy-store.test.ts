@@ -8,6 +8,8 @@ import { instantKey } from '../contract/date-time.js';
 import { recordKey } from '../contract/record-key.js';
 import { createApiKey, hashKey, verifyApiKey } from '../http/api-keys.js';
 import { importFiles } from '../ingest/importer.js';
+import { accessLogEntry } from '../../test/support/access-log-entries.js';
+import { batchesOf } from './access-log-batches.js';
 import { copyStore, TargetNotEmptyError } from './copy-store.js';
 import type { ExecutionFilter, ExecutionPosition, Store } from './store.js';
 import { customer, day, execution, postgresHarness, postgresWanted, sqliteHarness, type Harness } from './test-support.js';
@@ -56,6 +58,8 @@ async function observe(store: Store, keys: string[]): Promise<unknown> {
       seen[`${p}/executions/${c}`] = await pages(store, p, k);
     }
     for (const a of [...ALERTS, 'cb5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d']) seen[`${p}/alert/${a}`] = await store.getAlert(p, recordKey(a));
+    seen[`${p}/access-log`] = await store.queryAccessLog({ project: p, limit: 100 });
+    seen[`${p}/access-log/${COMPANY}`] = await store.queryAccessLog({ project: p, recordId: recordKey(COMPANY), limit: 100 });
   }
   for (const key of keys) {
     seen[`key/${key}`] = await store.findApiKeyByHash(hashKey(key));
@@ -98,6 +102,9 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     const revoked = await createApiKey(source, { project: 'proj-a' });
     await source.revokeApiKey(revoked.record.id, day(5));
     keys.push(revoked.key);
+    const company = recordKey(COMPANY);
+    await source.appendAccessLog(batchesOf([accessLogEntry(1, company, 'proj-a'), accessLogEntry(2, company, 'proj-b'), accessLogEntry(3, null, 'proj-a')]));
+    await source.appendAccessLog(batchesOf([accessLogEntry(4, company, 'proj-a'), accessLogEntry(5, recordKey(PERSON), 'proj-a')]));
   });
   afterAll(async () => {
     for (const s of stores) await s.close();
@@ -114,8 +121,11 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     }
     const pg = await open(postgresHarness());
     const there = await copyStore(source, pg, { chunkRows: 11 });
-    expect(there).toEqual({ customers: 4, bareCustomers: 2, alerts: 4, executions: 98, apiKeys: 3 });
+    expect(there).toEqual({ customers: 4, bareCustomers: 2, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3 });
+    expect(expected).toMatchObject({ [`proj-a/access-log/${COMPANY}`]: [{ requestId: 'r-proj-a-1' }, { requestId: 'r-proj-a-4' }] });
     expect(await observe(pg, keys)).toEqual(expected);
+    // The copy caught the target's per-record table up with the batches it brought.
+    expect(await pg.indexAccessLog()).toBe(0);
     const back = await open(sqliteHarness());
     expect(await copyStore(pg, back, { chunkRows: 5 })).toEqual(there);
     expect(await observe(back, keys)).toEqual(expected);
@@ -135,6 +145,9 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     expect(await target.listExecutions('proj-a', company, { order: 'desc', scenarioId: 'scenario-x' }, undefined, 5)).toEqual([]);
     expect(await pages(target, 'proj-a', company)).toEqual(await pages(source, 'proj-a', company));
     expect(await target.secret()).toEqual(await source.secret());
+    // Forced again (as after a failed copy), the access log is not appended twice.
+    await copyStore(source, target, { force: true });
+    expect(await target.queryAccessLog({ project: 'proj-a', limit: 100 })).toEqual(await source.queryAccessLog({ project: 'proj-a', limit: 100 }));
   });
 
   it('fails as the target fails, leaving the secret alone and the source usable', async () => {

@@ -10,6 +10,8 @@ export interface CopyCounts {
   alerts: number;
   executions: number;
   apiKeys: number;
+  /** Access log batches (each holds one flush's entries of one project). */
+  accessLogBatches: number;
 }
 
 /** How a copy runs. */
@@ -32,12 +34,12 @@ export class TargetNotEmptyError extends Error {
 
 /** Zero of every count. */
 export function emptyCounts(): CopyCounts {
-  return { customers: 0, bareCustomers: 0, alerts: 0, executions: 0, apiKeys: 0 };
+  return { customers: 0, bareCustomers: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0 };
 }
 
 /** The sum of every count. */
 export function totalRows(c: CopyCounts): number {
-  return c.customers + c.bareCustomers + c.alerts + c.executions + c.apiKeys;
+  return c.customers + c.bareCustomers + c.alerts + c.executions + c.apiKeys + c.accessLogBatches;
 }
 
 const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
@@ -46,6 +48,7 @@ const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
   alert: 'alerts',
   execution: 'executions',
   apiKey: 'apiKeys',
+  accessLogBatch: 'accessLogBatches',
 };
 
 /**
@@ -74,5 +77,7 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
     await chunks.return?.();
   }
   await to.setSecret(await from.secret());
+  // Copied access log batches are found by record at once, not after the target's first reads.
+  if (counts.accessLogBatches > 0) await to.indexAccessLog();
   return counts;
 }

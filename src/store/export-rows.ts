@@ -1,7 +1,8 @@
 /**
  * The export half of `copy`, shared by the SQL dialects: one keyset scan per table along its
  * primary key, so each chunk is one index range read and memory stays flat however large the
- * store. The derived scenario index is not exported; importRows rebuilds it from scenario_ids.
+ * store. The derived scenario index is not exported; importRows rebuilds it from scenario_ids, and
+ * each store's access log catch-up rebuilds the per-record table of the batches copied.
  */
 import { apiKeyFromRow, type ApiKeyColumns } from './api-key-columns.js';
 import type { StoreRow } from './store.js';
@@ -79,6 +80,16 @@ const EXPORT_TABLES: readonly ExportTable[] = [
     key: ['id'],
     columns: '*',
     toRow: (r) => ({ kind: 'apiKey', record: apiKeyFromRow(r as unknown as ApiKeyColumns) }),
+  },
+  {
+    // Along access_log_batches_by_time, which both dialects have; the id only breaks ties.
+    name: 'access_log_batches',
+    key: ['project', 'first_at', 'id'],
+    columns: 'project, first_at, id, last_at, entries, records',
+    toRow: (r) => ({
+      kind: 'accessLogBatch',
+      batch: { project: r.project as string, firstAt: r.first_at as string, lastAt: r.last_at as string, entries: r.entries as string, records: r.records as string },
+    }),
   },
 ];
 

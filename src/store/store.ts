@@ -1,5 +1,5 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
-import type { AccessLogStore } from './access-log.js';
+import type { AccessLogBatch, AccessLogStore } from './access-log.js';
 
 /** A record's bytes as served: shaped once at import, opaque to the store. */
 export interface StoredBody {
@@ -114,8 +114,14 @@ export interface ApiKeyRow {
   record: ApiKeyRecord;
 }
 
-/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys. */
-export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow;
+/** One access log batch as copied between stores (its entries as written; the per-record table is rebuilt). */
+export interface AccessLogBatchRow {
+  kind: 'accessLogBatch';
+  batch: AccessLogBatch;
+}
+
+/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches. */
+export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow | AccessLogBatchRow;
 
 /** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
 export interface Store extends AccessLogStore {

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { exportChunks } from '../export-rows.js';
+import type { AccessLogBatch } from '../access-log.js';
 import type { AlertUpsert, ApiKeyRecord, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 import { batchKeys, rowKey, type BatchPlan } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -39,10 +40,12 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
   const executions: ExecutionUpsert[] = [];
   const named = new Map<string, { project: string; customerKey: string }>();
   const keys: ApiKeyRecord[] = [];
+  const batches: AccessLogBatch[] = [];
   for (const row of rows) {
     if (row.kind === 'customer') customers.push(row);
     else if (row.kind === 'alert') alerts.push(row);
     else if (row.kind === 'apiKey') keys.push(row.record);
+    else if (row.kind === 'accessLogBatch') batches.push(row.batch);
     else if (row.kind === 'bareCustomer') named.set(rowKey(row.project, row.customerKey), row);
     else {
       executions.push(row);
@@ -72,6 +75,14 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
          hash = excluded.hash, created_at = excluded.created_at, expires_at = excluded.expires_at,
          revoked_at = excluded.revoked_at`,
       apiKeyValues(k),
+    );
+  }
+  for (const b of batches) {
+    // A batch already there (a forced copy run again) is not appended twice.
+    await client.query(
+      `INSERT INTO access_log_batches (project, first_at, last_at, entries, records)
+       SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM access_log_batches WHERE project = $1 AND first_at = $2 AND entries = $4)`,
+      [b.project, b.firstAt, b.lastAt, b.entries, b.records],
     );
   }
 }

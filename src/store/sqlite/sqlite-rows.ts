@@ -103,6 +103,15 @@ export function importSqliteRows(stmt: Prepare, rows: readonly StoreRow[]): void
         replaceExecution(stmt, row, previous);
         break;
       }
+      case 'accessLogBatch': {
+        const b = row.batch;
+        // A batch already there (a forced copy run again) is not appended twice.
+        stmt(
+          `INSERT INTO access_log_batches (project, first_at, last_at, entries, records)
+           SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM access_log_batches WHERE project = ? AND first_at = ? AND entries = ?)`,
+        ).run(b.project, b.firstAt, b.lastAt, b.entries, b.records, b.project, b.firstAt, b.entries);
+        break;
+      }
       case 'apiKey':
         stmt(
           `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -24,7 +24,7 @@ import type {
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
-import { insertAccessLog } from './access-log-rows.js';
+import { catchUpAccessLog, insertAccessLog } from './access-log-rows.js';
 import { queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
 import { guardedSync } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
@@ -296,6 +296,10 @@ export class SqliteStore implements Store {
   }
 
   private logIndexer: AccessLogIndexer | undefined;
+
+  async indexAccessLog(): Promise<number> {
+    return guardedSync('access log catch-up', () => catchUpAccessLog(this.db));
+  }
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
     return queryBatches(q, SQLITE_BATCHES, async (sql, params) => this.stmt(sql).all(...params) as BatchRow[]);
