@@ -18,6 +18,7 @@ import { profileSummaries } from './profile-summary.js';
 import { compressedDataset, datasetOptions } from './scales.js';
 import { requestsFor, companyPath, type RequestSpec, type ScenarioName } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
+import { median } from './summary.js';
 import { createStore, type BenchStore } from './stores.js';
 import type { StoreKind } from './options.js';
 
@@ -57,8 +58,6 @@ async function fixedLoad(base: string, list: RequestSpec[], amount: number): Pro
   // autocannon's own duration is in whole seconds.
   return (performance.now() - started) / 1000;
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cacheDir = join(root, 'bench', '.cache');

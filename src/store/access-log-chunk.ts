@@ -1,8 +1,8 @@
 /**
  * Access log entries waiting for their write, already in the form the store keeps them (one
- * batch row per project; see access-log-batches.ts). Each entry is encoded as it arrives into bytes
- * outside the JS heap: hundreds of small entry objects held until the next flush were promoted
- * to the old generation and cost a busy PostgreSQL-backed service about a tenth of its CPU.
+ * batch row per project; see access-log-batches.ts). Each entry is encoded once, as it arrives,
+ * into bytes outside the JS heap: the flush only joins them, and a long outage queues bytes
+ * rather than hundreds of thousands of objects for the garbage collector to walk.
  */
 import type { AccessLogBatch, AccessLogEntry } from './access-log.js';
 
