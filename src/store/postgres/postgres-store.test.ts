@@ -101,6 +101,21 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect(r.rows[0]).toEqual({ t: '1234ms', a: applicationName });
   });
 
+  it('stores gzip bytes without recompressing them and record bodies with lz4', async () => {
+    const r = await store.pool.query<{ t: string; c: string; storage: string; compression: string; lz4: boolean }>(
+      `SELECT c.relname AS t, a.attname AS c, a.attstorage AS storage, a.attcompression AS compression,
+              EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)) AS lz4
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+       WHERE c.relnamespace = current_schema()::regnamespace AND c.relname IN ('customers', 'alerts', 'executions')
+         AND a.attname IN ('body', 'gz') ORDER BY 1, 2`,
+    );
+    expect(r.rows).toHaveLength(6);
+    for (const row of r.rows) {
+      if (row.c === 'gz') expect(row.storage, row.t).toBe('e');
+      else expect(row.compression, row.t).toBe(row.lz4 ? 'l' : '');
+    }
+  });
+
   it('declares every key and sort column COLLATE "C", so ordering is bytewise like SQLite', async () => {
     const rows = await store.pool.query<{ table_name: string; column_name: string; collation_name: string | null }>(
       `SELECT table_name, column_name, collation_name FROM information_schema.columns
