@@ -2,6 +2,7 @@
  * `npm run bench`: imports a generated data set into each store, serves it, and measures each
  * scenario against a ceiling server replaying the same bytes, in the same run. See README.md.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,11 @@ try {
     const imp = await importDataset(build, store, dataset.file);
     imports.set(kind, imp);
     log(`${kind}: imported ${imp.stored} in ${imp.seconds.toFixed(1)} s (${Math.round(imp.recordsPerSecond)} records/s, peak RSS ${imp.peakRssMb?.toFixed(0) ?? '?'} MB, ${imp.rejected} rejected)`);
+    // The kernel may still hold gigabytes of the import's pages: written back during the next
+    // store's import they stalled its commits (PostgreSQL fell to 400 records/s after SQLite's).
+    const synced = performance.now();
+    execFileSync('sync');
+    log(`${kind}: disk write-back after the import took ${((performance.now() - synced) / 1000).toFixed(1)} s (not counted in records/s)`);
     const keys = await createKeys(build, store, m.projects);
     const probe = m.samples.company[0]!;
     const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir(kind)] : [];

@@ -29,8 +29,7 @@ export async function runCopy(
   // Opening a SQLite path creates the file: a mistyped source would copy an empty store.
   if (!isPostgresUrl(from) && !existsSync(sqlitePath(from))) throw new Error(`--from: no SQLite store at ${sqlitePath(from)}`);
   const config = loadConfig();
-  // Bulk statements of a few thousand rows may outlast the timeout tuned for single reads.
-  const storeOptions = { ...storeOptionsOf(config), statementTimeoutMs: Math.max(config.pgStatementTimeout, 60_000) };
+  const storeOptions = storeOptionsOf(config, 'bulk writes');
   const source = await openStore(from, storeOptions);
   try {
     const target = await openStore(to, { ...storeOptions, bulkWrites: true });

@@ -83,7 +83,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
   const samples = await writeNdjson(out, generator);
   process.stdout.write(`wrote ${out}\n`);
   if (!run.import) return undefined;
-  const store = await openStore(config.databaseUrl, storeOptionsOf(config));
+  const store = await openStore(config.databaseUrl, { ...storeOptionsOf(config, 'bulk writes'), bulkWrites: true });
   try {
     const progress = progressReporter(process.stderr);
     const summary = await importFiles(store, [out], { gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel, onProgress: progress.onProgress, workers: defaultWorkers() });

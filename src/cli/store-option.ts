@@ -13,7 +13,7 @@ export function withDbOption(cmd: Command): Command {
 /** Opens the store named by `--db` or DATABASE_URL, runs `fn`, and always closes the store. */
 export async function useStore<T>(opts: { db?: string; bulkWrites?: boolean }, fn: (store: Store) => Promise<T>): Promise<T> {
   const config = loadConfig({ databaseUrl: opts.db });
-  const store = await openStore(config.databaseUrl, { ...storeOptionsOf(config), bulkWrites: opts.bulkWrites });
+  const store = await openStore(config.databaseUrl, { ...storeOptionsOf(config, opts.bulkWrites ? 'bulk writes' : 'reads'), bulkWrites: opts.bulkWrites });
   try {
     return await fn(store);
   } finally {

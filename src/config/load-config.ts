@@ -58,7 +58,14 @@ export function maskSecret(value: string): string {
   }
 }
 
-/** The store options a configuration sets. */
-export function storeOptionsOf(config: Config): { poolSize: number; statementTimeoutMs: number } {
-  return { poolSize: config.pgPoolSize, statementTimeoutMs: config.pgStatementTimeout };
+/** Shortest statement timeout of a bulk writer (import, copy, demo): the configured one is tuned for single reads. */
+export const BULK_STATEMENT_TIMEOUT_MS = 60_000;
+
+/**
+ * The store options a configuration sets. A bulk writer's statements carry thousands of rows and
+ * may wait behind the disk's write-back of gigabytes, so they get at least a minute.
+ */
+export function storeOptionsOf(config: Config, use: 'reads' | 'bulk writes' = 'reads'): { poolSize: number; statementTimeoutMs: number } {
+  const timeout = use === 'bulk writes' ? Math.max(config.pgStatementTimeout, BULK_STATEMENT_TIMEOUT_MS) : config.pgStatementTimeout;
+  return { poolSize: config.pgPoolSize, statementTimeoutMs: timeout };
 }
