@@ -1,7 +1,7 @@
 /** The settings table, its parsers and its documentation page. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, loadConfig, maskSecret } from './load-config.js';
+import { BULK_STATEMENT_TIMEOUT_MS, ConfigError, describeConfig, loadConfig, maskSecret, storeOptionsOf } from './load-config.js';
 import { SETTINGS } from './settings.js';
 
 describe('configuration', () => {
@@ -16,6 +16,14 @@ describe('configuration', () => {
   it('uses defaults when nothing is set', () => {
     const c = loadConfig({}, {});
     expect(c).toMatchObject({ port: 8080, basePath: '/v1', databaseUrl: './data/compliance.db', signedUrlTtl: 900, cacheControl: 'no-store' });
+  });
+
+  it('gives bulk writers at least a minute of statement timeout, and keeps a longer configured one', () => {
+    const short = loadConfig({}, { PG_STATEMENT_TIMEOUT_MS: '2000' });
+    expect(storeOptionsOf(short).statementTimeoutMs).toBe(2000);
+    expect(storeOptionsOf(short, 'bulk writes').statementTimeoutMs).toBe(BULK_STATEMENT_TIMEOUT_MS);
+    const long = loadConfig({}, { PG_STATEMENT_TIMEOUT_MS: '600000' });
+    expect(storeOptionsOf(long, 'bulk writes').statementTimeoutMs).toBe(600_000);
   });
 
   it('lets flags win over the environment', () => {

@@ -138,6 +138,20 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect(await store.customerKnown('big', 'c49')).toBe(true);
   });
 
+  it('plans the version lookups of a write for each batch, so their plan follows the table as it grows', async () => {
+    await store.writeBatch([execution('plans', 'c', 'e1', '2024-01-01T00:00:00Z')]);
+    // Both pool connections at once: whichever ran the batch holds its prepared statements.
+    const clients = await Promise.all([store.pool.connect(), store.pool.connect()]);
+    try {
+      for (const client of clients) {
+        const r = await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
+        expect(r.rows.map((row) => row.name).filter((n) => n.startsWith('ccr_prev'))).toEqual([]);
+      }
+    } finally {
+      for (const client of clients) client.release();
+    }
+  });
+
   it('rolls the whole batch back when one row fails', async () => {
     const good = execution('atomic', 'c', 'ok', '2024-01-01T00:00:00Z');
     // A null sort key violates NOT NULL on the second table write of the batch.
