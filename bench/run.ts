@@ -69,8 +69,8 @@ try {
     const imp = await importDataset(build, store, dataset.file);
     imports.set(kind, imp);
     log(`${kind}: imported ${imp.stored} in ${imp.seconds.toFixed(1)} s (${Math.round(imp.recordsPerSecond)} records/s, peak RSS ${imp.peakRssMb?.toFixed(0) ?? '?'} MB, ${imp.rejected} rejected)`);
-    // The kernel may still hold gigabytes of the import's pages: written back during the next
-    // store's import they stalled its commits (PostgreSQL fell to 400 records/s after SQLite's).
+    // Pages the kernel still holds from this import would otherwise be written back during the
+    // next store's import and charged to it.
     const synced = performance.now();
     execFileSync('sync');
     log(`${kind}: disk write-back after the import took ${((performance.now() - synced) / 1000).toFixed(1)} s (not counted in records/s)`);
