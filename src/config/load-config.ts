@@ -62,8 +62,8 @@ export function maskSecret(value: string): string {
 export const BULK_STATEMENT_TIMEOUT_MS = 60_000;
 
 /**
- * The store options a configuration sets. A bulk writer's statements carry thousands of rows and
- * may wait behind the disk's write-back of gigabytes, so they get at least a minute.
+ * The store options a configuration sets. A bulk writer's statements carry up to thousands of rows
+ * and tens of megabytes each, so they get at least a minute.
  */
 export function storeOptionsOf(config: Config, use: 'reads' | 'bulk writes' = 'reads'): { poolSize: number; statementTimeoutMs: number } {
   const timeout = use === 'bulk writes' ? Math.max(config.pgStatementTimeout, BULK_STATEMENT_TIMEOUT_MS) : config.pgStatementTimeout;
