@@ -102,10 +102,24 @@ function x2nModP(n: number, k: number): number {
   return p;
 }
 
+// Piece lengths repeat (a record's static slices, URLs of one shape): their shift operators are
+// kept, so most combines on the request path are one multiplication.
+const shifts = new Map<number, number>();
+
+function shiftOf(len: number): number {
+  let op = shifts.get(len);
+  if (op === undefined) {
+    if (shifts.size >= 65_536) shifts.clear();
+    op = x2nModP(len, 3);
+    shifts.set(len, op);
+  }
+  return op;
+}
+
 /** CRC-32 of A+B from crc(A), crc(B) and B's length, as zlib's crc32_combine. */
 export function crc32Combine(crc1: number, crc2: number, len2: number): number {
   if (len2 <= 0) return (crc1 ^ crc2) >>> 0; // crc2 of nothing is 0
-  return (multModP(x2nModP(len2, 3), crc1 >>> 0) ^ (crc2 >>> 0)) >>> 0;
+  return (multModP(shiftOf(len2), crc1 >>> 0) ^ (crc2 >>> 0)) >>> 0;
 }
 
 /** The buffers of one gzip member whose content is the pieces' raw bytes in order. */

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import type { ExecutionUpsert, Upsert } from '../store.js';
+import { body, customer } from '../test-support.js';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
@@ -149,6 +150,34 @@ describe.runIf(runIt)('PostgreSQL store', () => {
       }
     } finally {
       for (const client of clients) client.release();
+    }
+  });
+
+  it('reads the records asked for in one turn with one statement per project, each answer its own project\'s', async () => {
+    await store.writeBatch([customer('turn-a', 'k1', null), customer('turn-a', 'k2', null), customer('turn-b', 'k1', null), customer('turn-a', 'person', null, false)]);
+    const query = store.pool.query.bind(store.pool);
+    const sent: unknown[] = [];
+    store.pool.query = ((config: unknown, ...rest: unknown[]) => (sent.push(config), (query as (...a: unknown[]) => unknown)(config, ...rest))) as typeof store.pool.query;
+    try {
+      const got = await Promise.all([
+        store.getCompany('turn-a', 'k1'),
+        store.getCompany('turn-a', 'k2'),
+        store.getCompany('turn-b', 'k1'),
+        store.getCompany('turn-a', 'missing'),
+        store.getCompany('turn-a', 'person'),
+        store.getCompany('turn-b', 'k2'),
+      ]);
+      expect(sent).toHaveLength(2);
+      expect(got.map((r) => (r === undefined ? undefined : body(r)))).toEqual([
+        body(customer('turn-a', 'k1', null)),
+        body(customer('turn-a', 'k2', null)),
+        body(customer('turn-b', 'k1', null)),
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    } finally {
+      store.pool.query = query;
     }
   });
 

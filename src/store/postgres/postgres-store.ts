@@ -25,11 +25,21 @@ import { queryBatches, type BatchRow } from '../access-log-batches.js';
 import { CatchUpSchedule, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES } from './access-log-sql.js';
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
+import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
 
-const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = $1 AND customer_key = $2 AND is_company`);
-const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = $1 AND alert_key = $2`);
-const COMPANY_NAMES = { both: 'ccr_company', plain: 'ccr_company_plain', gzip: 'ccr_company_gzip' } as const;
-const ALERT_NAMES = { both: 'ccr_alert', plain: 'ccr_alert_plain', gzip: 'ccr_alert_gzip' } as const;
+// Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
+const COMPANY_SQL = perNeed((c) => `SELECT customer_key AS k, ${c} FROM customers WHERE project = $1 AND customer_key = ANY($2::text[]) AND is_company`);
+const ALERT_SQL = perNeed((c) => `SELECT alert_key AS k, ${c} FROM alerts WHERE project = $1 AND alert_key = ANY($2::text[])`);
+const COMPANY_READS = statementsOf('getCompany', 'ccr_companies', COMPANY_SQL);
+const ALERT_READS = statementsOf('getAlert', 'ccr_alerts', ALERT_SQL);
+
+function statementsOf(operation: string, name: string, sql: Record<BodyNeed, string>): Record<BodyNeed, BatchedStatement> {
+  return {
+    both: { operation, name, text: sql.both },
+    plain: { operation, name: `${name}_plain`, text: sql.plain },
+    gzip: { operation, name: `${name}_gzip`, text: sql.gzip },
+  };
+}
 
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
 export interface PostgresStoreOptions {
@@ -74,24 +84,24 @@ export class PostgresStore implements Store {
   private cachedSecret: Buffer | undefined;
   private closed = false;
 
-  constructor(readonly pool: pg.Pool) {}
+  private readonly reads: ReadBatcher;
 
-  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    const n = need ?? 'both';
-    return this.one<ReadOf<N>>('getCompany', {
-      name: COMPANY_NAMES[n],
-      text: COMPANY_SQL[n],
-      values: [project, key],
+  constructor(readonly pool: pg.Pool) {
+    this.reads = new ReadBatcher(async <T extends pg.QueryResultRow>(statement: BatchedStatement, project: string, keys: string[]) => {
+      const r = await guarded(statement.operation, () =>
+        this.pool.query<T & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
+      );
+      // The key column only routes rows to their readers: the record itself is the rest.
+      return new Map(r.rows.map(({ k, ...row }) => [k, row as unknown as T]));
     });
   }
 
+  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
+    return this.reads.get<ReadOf<N>>(COMPANY_READS[need ?? 'both'], project, key);
+  }
+
   async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    const n = need ?? 'both';
-    return this.one<ReadOf<N>>('getAlert', {
-      name: ALERT_NAMES[n],
-      text: ALERT_SQL[n],
-      values: [project, key],
-    });
+    return this.reads.get<ReadOf<N>>(ALERT_READS[need ?? 'both'], project, key);
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {

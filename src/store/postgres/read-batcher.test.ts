@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_KEYS_PER_STATEMENT, ReadBatcher, type BatchedStatement } from './read-batcher.js';
+
+const COMPANIES: BatchedStatement = { operation: 'getCompany', name: 'companies', text: 'companies' };
+const ALERTS: BatchedStatement = { operation: 'getAlert', name: 'alerts', text: 'alerts' };
+
+/** A batcher over rows held per (statement, project), recording each statement it is asked to run. */
+function batcherOver(rows: Record<string, Record<string, string[]>>, fail?: Error) {
+  const runs: { name: string; project: string; keys: string[] }[] = [];
+  const batcher = new ReadBatcher(async <T>(statement: BatchedStatement, project: string, keys: string[]) => {
+    runs.push({ name: statement.name, project, keys });
+    if (fail !== undefined) throw fail;
+    const held = rows[statement.name]?.[project] ?? [];
+    return new Map(keys.filter((k) => held.includes(k)).map((k) => [k, { k, project } as T]));
+  });
+  return { batcher, runs };
+}
+
+describe('ReadBatcher', () => {
+  it('sends the lookups of one turn as one statement per statement and project', async () => {
+    const { batcher, runs } = batcherOver({ companies: { a: ['1', '2'], b: ['1'] }, alerts: { a: ['1'] } });
+    const got = await Promise.all([
+      batcher.get(COMPANIES, 'a', '1'),
+      batcher.get(COMPANIES, 'a', '2'),
+      batcher.get(COMPANIES, 'b', '1'),
+      batcher.get(ALERTS, 'a', '1'),
+      batcher.get(COMPANIES, 'a', '1'),
+    ]);
+    expect(runs).toEqual([
+      { name: 'companies', project: 'a', keys: ['1', '2'] },
+      { name: 'companies', project: 'b', keys: ['1'] },
+      { name: 'alerts', project: 'a', keys: ['1'] },
+    ]);
+    expect(got).toEqual([
+      { k: '1', project: 'a' },
+      { k: '2', project: 'a' },
+      { k: '1', project: 'b' },
+      { k: '1', project: 'a' },
+      { k: '1', project: 'a' },
+    ]);
+  });
+
+  it('answers undefined for a key the statement finds no row for', async () => {
+    const { batcher } = batcherOver({ companies: { a: ['1'] } });
+    expect(await Promise.all([batcher.get(COMPANIES, 'a', '1'), batcher.get(COMPANIES, 'a', 'missing')])).toEqual([
+      { k: '1', project: 'a' },
+      undefined,
+    ]);
+  });
+
+  it(`splits a turn's lookups past ${MAX_KEYS_PER_STATEMENT} keys into several statements`, async () => {
+    const keys = Array.from({ length: MAX_KEYS_PER_STATEMENT * 2 + 1 }, (_, i) => String(i));
+    const { batcher, runs } = batcherOver({ companies: { a: keys } });
+    const got = await Promise.all(keys.map((k) => batcher.get<{ k: string }>(COMPANIES, 'a', k)));
+    expect(runs.map((r) => r.keys.length)).toEqual([MAX_KEYS_PER_STATEMENT, MAX_KEYS_PER_STATEMENT, 1]);
+    expect(got.map((r) => r?.k)).toEqual(keys);
+  });
+
+  it('starts a new batch for lookups made after the last one was sent', async () => {
+    const { batcher, runs } = batcherOver({ companies: { a: ['1', '2'] } });
+    await batcher.get(COMPANIES, 'a', '1');
+    await batcher.get(COMPANIES, 'a', '2');
+    expect(runs.map((r) => r.keys)).toEqual([['1'], ['2']]);
+  });
+
+  it('rejects every lookup of a batch with the error of its statement', async () => {
+    const failure = new Error('server gone');
+    const { batcher } = batcherOver({}, failure);
+    const got = await Promise.allSettled([batcher.get(COMPANIES, 'a', '1'), batcher.get(COMPANIES, 'a', '2')]);
+    expect(got).toEqual([
+      { status: 'rejected', reason: failure },
+      { status: 'rejected', reason: failure },
+    ]);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * Coalesces record reads by key: the lookups that arrive in one turn of the event loop for the
+ * same project and statement go to the server as one statement with the keys as an array.
+ */
+import type pg from 'pg';
+
+/** Most keys one statement carries; more waiting lookups start another statement. */
+export const MAX_KEYS_PER_STATEMENT = 256;
+
+interface Waiter<T> {
+  key: string;
+  resolve: (row: T | undefined) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One prepared statement taking (project, keys[]) and answering each row with its key. */
+export interface BatchedStatement {
+  /** The store operation it serves, for error messages. */
+  operation: string;
+  name: string;
+  text: string;
+}
+
+/** Runs a batched statement and answers its rows by key; the store passes its pool (and wraps errors) here. */
+export type RunBatch = <T extends pg.QueryResultRow>(statement: BatchedStatement, project: string, keys: string[]) => Promise<Map<string, T>>;
+
+/**
+ * Queues lookups per (statement, project) and flushes them together on setImmediate, after the
+ * current turn's requests have all been parsed. Under load this turns a round trip per request into
+ * one per turn; alone, a lookup waits for nothing but the rest of the turn.
+ */
+export class ReadBatcher {
+  private readonly queues = new Map<string, { statement: BatchedStatement; project: string; waiters: Waiter<unknown>[] }>();
+  private scheduled = false;
+
+  constructor(private readonly run: RunBatch) {}
+
+  /** The row of `key` in `project`, read with `statement` in this turn's batch. */
+  get<T extends pg.QueryResultRow>(statement: BatchedStatement, project: string, key: string): Promise<T | undefined> {
+    return new Promise<T | undefined>((resolve, reject) => {
+      const id = `${statement.name}\u0000${project}`;
+      let queue = this.queues.get(id);
+      if (queue === undefined) {
+        queue = { statement, project, waiters: [] };
+        this.queues.set(id, queue);
+      }
+      queue.waiters.push({ key, resolve: resolve as (row: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const queues = [...this.queues.values()];
+    this.queues.clear();
+    for (const { statement, project, waiters } of queues) {
+      for (let i = 0; i < waiters.length; i += MAX_KEYS_PER_STATEMENT) {
+        void this.runOne(statement, project, waiters.slice(i, i + MAX_KEYS_PER_STATEMENT));
+      }
+    }
+  }
+
+  private async runOne(statement: BatchedStatement, project: string, waiters: Waiter<unknown>[]): Promise<void> {
+    const keys = [...new Set(waiters.map((w) => w.key))];
+    try {
+      const byKey = await this.run(statement, project, keys);
+      for (const w of waiters) w.resolve(byKey.get(w.key));
+    } catch (err) {
+      for (const w of waiters) w.reject(err);
+    }
+  }
+}
