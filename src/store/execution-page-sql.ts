@@ -1,6 +1,6 @@
 /** The keyset page query of a customer's executions, shared by the SQL dialects. */
 import { RULE_OBJECT_TYPES } from '../contract/enums.js';
-import { readColumns } from './read-columns.js';
+import { BODY_AS_STORED, readColumns, storedRead, type BodySelect, type ReadRow } from './read-columns.js';
 import type { BodyNeed, ExecutionFilter, ExecutionPosition, StoredExecution } from './store.js';
 
 /** SQL text and its parameters, with placeholders written by the dialect. */
@@ -24,6 +24,7 @@ export function executionPageQuery(
   limit: number,
   placeholder: (n: number) => string,
   need: BodyNeed = 'both',
+  bodyAs: BodySelect = BODY_AS_STORED,
 ): PageQuery {
   const params: unknown[] = [];
   const p = (value: unknown): string => {
@@ -62,24 +63,20 @@ export function executionPageQuery(
       ? 'executions e'
       : 'execution_scenarios s JOIN executions e ON e.project = s.project AND e.customer_key = s.customer_key AND e.execution_id = s.execution_id';
   const sql =
-    `SELECT e.execution_id, e.sort_key, ${readColumns(need, 'e')} FROM ${from} ` +
+    `SELECT e.execution_id, e.sort_key, ${readColumns(need, 'e', bodyAs)} FROM ${from} ` +
     `WHERE ${where.join(' AND ')} ORDER BY ${scan}.sort_key ${dir}, ${scan}.execution_id ${dir} LIMIT ${p(limit)}`;
   return { shape: shape.join(':'), sql, params };
 }
 
 /** A row of the page query as the drivers return it. */
-export interface PageRow {
+export interface PageRow extends ReadRow {
   execution_id: string;
   sort_key: string;
-  etag: string;
-  wire: string | null;
-  body: Buffer | null;
-  gz: Buffer | null;
 }
 
 /** The store's shape of a page row. */
 export function pageRow(r: PageRow): StoredExecution {
-  return { executionId: r.execution_id, sortKey: r.sort_key, etag: r.etag, wire: r.wire, body: r.body, gz: r.gz };
+  return { executionId: r.execution_id, sortKey: r.sort_key, ...storedRead(r) };
 }
 
 /** The bit of a RuleObjectType in an execution's `object_types` set. */

@@ -39,6 +39,20 @@ describe.each(harnesses)('$adapter store', ({ make }) => {
     expect(await store.getAlert(p, 'al-2')).toBeUndefined();
   });
 
+  it('reads bodies holding multi-byte UTF-8 back byte for byte, in every need and in pages', async () => {
+    const p = newProject();
+    const note = 'Zürich — 北京 — 😀 — \\u0000 — "quoted"';
+    const company = customer(p, 'acme', day(1), true, note);
+    const bare = { ...alert(p, 'bare', day(1), note), gz: null, wire: null };
+    const run = execution(p, 'acme', 'e1', day(1), { note });
+    await store.writeBatch([company, bare, run]);
+    expect((await store.getCompany(p, 'acme', 'plain'))?.body).toEqual(company.body);
+    expect((await store.getCompany(p, 'acme'))?.body).toEqual(company.body);
+    expect((await store.getAlert(p, 'bare', 'gzip'))?.body).toEqual(bare.body);
+    const [row] = await store.listExecutions(p, 'acme', { order: 'asc' }, undefined, 10, 'plain');
+    expect(row?.body).toEqual(run.body);
+  });
+
   it('reads only the bytes an encoding needs, and the plain bytes where no gzip pieces are stored', async () => {
     const p = newProject();
     const company = customer(p, 'acme', day(1));

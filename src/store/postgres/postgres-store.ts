@@ -11,11 +11,12 @@ import type {
   ReadOf,
   Store,
   StoredExecution,
+  StoredRead,
   StoreRow,
   Upsert,
   WriteOutcome,
 } from '../store.js';
-import { perNeed } from '../read-columns.js';
+import { BODY_AS_TEXT, perNeed, storedRead, type ReadRow } from '../read-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
@@ -28,8 +29,8 @@ import { guarded, isConnectionFailure } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
-const COMPANY_SQL = perNeed((c) => `SELECT customer_key AS k, ${c} FROM customers WHERE project = $1 AND customer_key = ANY($2::text[]) AND is_company`);
-const ALERT_SQL = perNeed((c) => `SELECT alert_key AS k, ${c} FROM alerts WHERE project = $1 AND alert_key = ANY($2::text[])`);
+const COMPANY_SQL = perNeed((c) => `SELECT customer_key AS k, ${c} FROM customers WHERE project = $1 AND customer_key = ANY($2::text[]) AND is_company`, BODY_AS_TEXT);
+const ALERT_SQL = perNeed((c) => `SELECT alert_key AS k, ${c} FROM alerts WHERE project = $1 AND alert_key = ANY($2::text[])`, BODY_AS_TEXT);
 const COMPANY_READS = statementsOf('getCompany', 'ccr_companies', COMPANY_SQL);
 const ALERT_READS = statementsOf('getAlert', 'ccr_alerts', ALERT_SQL);
 
@@ -84,24 +85,24 @@ export class PostgresStore implements Store {
   private cachedSecret: Buffer | undefined;
   private closed = false;
 
-  private readonly reads: ReadBatcher;
+  private readonly reads: ReadBatcher<StoredRead>;
 
   constructor(readonly pool: pg.Pool) {
-    this.reads = new ReadBatcher(async <T extends pg.QueryResultRow>(statement: BatchedStatement, project: string, keys: string[]) => {
+    this.reads = new ReadBatcher(async (statement: BatchedStatement, project: string, keys: string[]) => {
       const r = await guarded(statement.operation, () =>
-        this.pool.query<T & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
+        this.pool.query<ReadRow & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
       );
-      // The key column only routes rows to their readers: the record itself is the rest.
-      return new Map(r.rows.map(({ k, ...row }) => [k, row as unknown as T]));
+      // The key column only routes rows to their readers.
+      return new Map(r.rows.map((row) => [row.k, storedRead(row)]));
     });
   }
 
   async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return this.reads.get<ReadOf<N>>(COMPANY_READS[need ?? 'both'], project, key);
+    return this.reads.get(COMPANY_READS[need ?? 'both'], project, key) as Promise<ReadOf<N> | undefined>;
   }
 
   async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return this.reads.get<ReadOf<N>>(ALERT_READS[need ?? 'both'], project, key);
+    return this.reads.get(ALERT_READS[need ?? 'both'], project, key) as Promise<ReadOf<N> | undefined>;
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
@@ -121,7 +122,7 @@ export class PostgresStore implements Store {
     limit: number,
     need: BodyNeed = 'both',
   ): Promise<StoredExecution[]> {
-    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, need);
+    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, need, BODY_AS_TEXT);
     const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.shape}`, text: q.sql, values: q.params }));
     return r.rows.map(pageRow);
   }

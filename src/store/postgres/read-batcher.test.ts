@@ -7,11 +7,11 @@ const ALERTS: BatchedStatement = { operation: 'getAlert', name: 'alerts', text: 
 /** A batcher over rows held per (statement, project), recording each statement it is asked to run. */
 function batcherOver(rows: Record<string, Record<string, string[]>>, fail?: Error) {
   const runs: { name: string; project: string; keys: string[] }[] = [];
-  const batcher = new ReadBatcher(async <T>(statement: BatchedStatement, project: string, keys: string[]) => {
+  const batcher = new ReadBatcher(async (statement: BatchedStatement, project: string, keys: string[]) => {
     runs.push({ name: statement.name, project, keys });
     if (fail !== undefined) throw fail;
     const held = rows[statement.name]?.[project] ?? [];
-    return new Map(keys.filter((k) => held.includes(k)).map((k) => [k, { k, project } as T]));
+    return new Map(keys.filter((k) => held.includes(k)).map((k) => [k, { k, project }]));
   });
   return { batcher, runs };
 }
@@ -51,7 +51,7 @@ describe('ReadBatcher', () => {
   it(`splits a turn's lookups past ${MAX_KEYS_PER_STATEMENT} keys into several statements`, async () => {
     const keys = Array.from({ length: MAX_KEYS_PER_STATEMENT * 2 + 1 }, (_, i) => String(i));
     const { batcher, runs } = batcherOver({ companies: { a: keys } });
-    const got = await Promise.all(keys.map((k) => batcher.get<{ k: string }>(COMPANIES, 'a', k)));
+    const got = await Promise.all(keys.map((k) => batcher.get(COMPANIES, 'a', k)));
     expect(runs.map((r) => r.keys.length)).toEqual([MAX_KEYS_PER_STATEMENT, MAX_KEYS_PER_STATEMENT, 1]);
     expect(got.map((r) => r?.k)).toEqual(keys);
   });

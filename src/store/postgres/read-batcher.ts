@@ -2,14 +2,12 @@
  * Coalesces record reads by key: the lookups that arrive in one turn of the event loop for the
  * same project and statement go to the server as one statement with the keys as an array.
  */
-import type pg from 'pg';
-
 /** Most keys one statement carries; more waiting lookups start another statement. */
 export const MAX_KEYS_PER_STATEMENT = 256;
 
-interface Waiter<T> {
+interface Waiter<R> {
   key: string;
-  resolve: (row: T | undefined) => void;
+  resolve: (row: R | undefined) => void;
   reject: (err: unknown) => void;
 }
 
@@ -22,29 +20,29 @@ export interface BatchedStatement {
 }
 
 /** Runs a batched statement and answers its rows by key; the store passes its pool (and wraps errors) here. */
-export type RunBatch = <T extends pg.QueryResultRow>(statement: BatchedStatement, project: string, keys: string[]) => Promise<Map<string, T>>;
+export type RunBatch<R> = (statement: BatchedStatement, project: string, keys: string[]) => Promise<Map<string, R>>;
 
 /**
  * Queues lookups per (statement, project) and flushes them together on setImmediate, after the
  * current turn's requests have all been parsed. Under load this turns a round trip per request into
  * one per turn; alone, a lookup waits for nothing but the rest of the turn.
  */
-export class ReadBatcher {
-  private readonly queues = new Map<string, { statement: BatchedStatement; project: string; waiters: Waiter<unknown>[] }>();
+export class ReadBatcher<R> {
+  private readonly queues = new Map<string, { statement: BatchedStatement; project: string; waiters: Waiter<R>[] }>();
   private scheduled = false;
 
-  constructor(private readonly run: RunBatch) {}
+  constructor(private readonly run: RunBatch<R>) {}
 
   /** The row of `key` in `project`, read with `statement` in this turn's batch. */
-  get<T extends pg.QueryResultRow>(statement: BatchedStatement, project: string, key: string): Promise<T | undefined> {
-    return new Promise<T | undefined>((resolve, reject) => {
+  get(statement: BatchedStatement, project: string, key: string): Promise<R | undefined> {
+    return new Promise<R | undefined>((resolve, reject) => {
       const id = `${statement.name}\u0000${project}`;
       let queue = this.queues.get(id);
       if (queue === undefined) {
         queue = { statement, project, waiters: [] };
         this.queues.set(id, queue);
       }
-      queue.waiters.push({ key, resolve: resolve as (row: unknown) => void, reject });
+      queue.waiters.push({ key, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -63,7 +61,7 @@ export class ReadBatcher {
     }
   }
 
-  private async runOne(statement: BatchedStatement, project: string, waiters: Waiter<unknown>[]): Promise<void> {
+  private async runOne(statement: BatchedStatement, project: string, waiters: Waiter<R>[]): Promise<void> {
     const keys = [...new Set(waiters.map((w) => w.key))];
     try {
       const byKey = await this.run(statement, project, keys);
