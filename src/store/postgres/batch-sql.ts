@@ -12,6 +12,8 @@ import { rowKey } from './batch-plan.js';
 /** Rows per statement, at most; also bounded by the protocol's 65535 parameters per statement. */
 const CHUNK_ROWS = 1000;
 const MAX_PARAMS = 65535;
+/** Byte parameters per statement, about: a row past it goes alone. */
+export const STATEMENT_BYTES = 4 * 1024 * 1024;
 
 const PREV_CUSTOMERS = `SELECT customer_key, etag, version_key FROM customers
   WHERE project = $1 AND customer_key = ANY($2::text[]) AND has_record`;
@@ -154,19 +156,33 @@ interface Bulk {
   tail: string;
 }
 
-/** Runs a multi-row statement over `rows` in chunks small enough for the parameter limit. */
+/**
+ * Runs a multi-row statement over `rows` in chunks within the parameter limit and about
+ * STATEMENT_BYTES of byte parameters: pg assembles each statement's Bind message in buffers that
+ * grow by copying, so a 32 MB batch sent whole held several times its size at once.
+ */
 async function bulk<T>(client: pg.PoolClient, stmt: Bulk, rows: readonly T[], columns: (row: T) => unknown[]): Promise<void> {
   const perChunk = Math.min(CHUNK_ROWS, Math.floor(MAX_PARAMS / stmt.columns));
-  for (let start = 0; start < rows.length; start += perChunk) {
-    const chunk = rows.slice(start, start + perChunk);
-    const values: unknown[] = [];
-    const tuples = chunk.map((row) => {
-      const placeholders = columns(row).map((v) => {
-        values.push(v);
-        return `$${values.length}`;
-      });
-      return stmt.tuple?.(placeholders) ?? `(${placeholders.join(', ')})`;
+  let values: unknown[] = [];
+  let tuples: string[] = [];
+  let bytes = 0;
+  const send = async (): Promise<void> => {
+    if (tuples.length === 0) return;
+    const text = `${stmt.head} ${tuples.join(', ')} ${stmt.tail}`;
+    const params = values;
+    values = [];
+    tuples = [];
+    bytes = 0;
+    await client.query({ text, values: params });
+  };
+  for (const row of rows) {
+    const placeholders = columns(row).map((v) => {
+      if (Buffer.isBuffer(v)) bytes += v.length;
+      values.push(v);
+      return `$${values.length}`;
     });
-    await client.query({ text: `${stmt.head} ${tuples.join(', ')} ${stmt.tail}`, values });
+    tuples.push(stmt.tuple?.(placeholders) ?? `(${placeholders.join(', ')})`);
+    if (tuples.length >= perChunk || bytes >= STATEMENT_BYTES) await send();
   }
+  await send();
 }

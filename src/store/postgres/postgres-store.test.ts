@@ -4,10 +4,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import type { ExecutionUpsert, Upsert } from '../store.js';
-import { body, customer } from '../test-support.js';
+import { alert, body, customer } from '../test-support.js';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
+import { STATEMENT_BYTES } from './batch-sql.js';
 import { BATCHES_PER_BUCKET, batchesOf } from '../access-log-batches.js';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -137,6 +138,40 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     const page = await store.listExecutions('big', 'c7', { order: 'asc', scenarioId: 's2' }, undefined, 1000);
     expect(page).toHaveLength(50);
     expect(await store.customerKnown('big', 'c49')).toBe(true);
+  });
+
+  it('splits a batch of large records into statements of about STATEMENT_BYTES each, and stores every record', async () => {
+    const big = (i: number) => alert('split', `a${i}`, null, String(i).repeat(1_500_000));
+    const items = [0, 1, 2, 3, 4, 5, 6, 7].map(big);
+    const connect = store.pool.connect.bind(store.pool);
+    const alertWrites: number[] = [];
+    store.pool.connect = (async () => {
+      const client = await connect();
+      const query = client.query.bind(client);
+      client.query = ((config: { text?: string; values?: unknown[] }, ...rest: unknown[]) => {
+        if (typeof config === 'object' && config.text?.startsWith('INSERT INTO alerts')) {
+          alertWrites.push((config.values ?? []).reduce<number>((n, v) => n + (Buffer.isBuffer(v) ? v.length : 0), 0));
+        }
+        return (query as (...a: unknown[]) => unknown)(config, ...rest);
+      }) as typeof client.query;
+      return client;
+    }) as typeof store.pool.connect;
+    try {
+      expect(new Set(await store.writeBatch(items))).toEqual(new Set(['stored']));
+    } finally {
+      store.pool.connect = connect;
+    }
+    // Each alert is about 1.5 MB of body and little gzip, 12 MB in all; a statement closes with the row that takes it past STATEMENT_BYTES.
+    const largestRow = Math.max(...items.map((a) => a.body.length + (a.gz?.length ?? 0)));
+    expect(alertWrites.length).toBeGreaterThanOrEqual(3);
+    for (const bytes of alertWrites) expect(bytes).toBeLessThan(STATEMENT_BYTES + largestRow);
+    for (const item of items) {
+      const read = (await store.getAlert('split', item.key))!;
+      // Buffer.equals: a deep comparison of megabyte buffers takes seconds each.
+      expect(read.etag).toBe(item.etag);
+      const same = (a: Buffer | null, b: Buffer | null): boolean => (a === null || b === null ? a === b : a.equals(b));
+      expect([read.wire, same(read.body, item.body), same(read.gz, item.gz)]).toEqual([item.wire, true, true]);
+    }
   });
 
   it('plans the version lookups of a write for each batch, so their plan follows the table as it grows', async () => {
