@@ -18,6 +18,8 @@ export interface Sample extends LoadResult {
   rep: number;
   /** CPU of the target's processes per answer, in µs; NaN when not measured. */
   cpuPerResponse: number;
+  /** CPU of the load generator (this process) per answer, in µs: on 2 cores it competes with the target. */
+  clientCpuPerResponse: number;
 }
 
 export interface Plan {
@@ -61,10 +63,13 @@ export async function measureAll(plan: Plan): Promise<Sample[]> {
           const requests = await plan.requests(scenario, target);
           const pids = target.cpuPids?.() ?? [];
           const cpuUsed = cpuSince(pids);
+          const clientCpu = process.cpuUsage();
           const r = await runLoad(target.base, requests, connections, plan.seconds, scenario.expect);
+          const client = process.cpuUsage(clientCpu);
+          const clientCpuPerResponse = r.responses > 0 ? (client.user + client.system) / r.responses : NaN;
           if (pids.length > 0 && plan.cpuSettleMs !== undefined) await new Promise((done) => setTimeout(done, plan.cpuSettleMs));
           const cpuPerResponse = pids.length > 0 && r.responses > 0 ? cpuUsed() / r.responses : NaN;
-          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse });
+          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse, clientCpuPerResponse });
           byTarget.set(target.name, [...(byTarget.get(target.name) ?? []), r.rps]);
           if (r.unexpected > 0) plan.log(`  warning: ${scenario.name} on ${target.name}: ${r.unexpected} of ${r.responses} answers were not ${scenario.expect}`);
         }

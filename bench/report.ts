@@ -28,7 +28,7 @@ function table(header: string[], lines: string[][]): string {
 
 /** The results table: medians over repetitions, ratio to the ceiling, target verdicts, noise. */
 export function formatTable(rows: Row[]): string {
-  const header = ['scenario', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99', 'ratio', 'target', 'bytes/resp', 'noise svc/ceil'];
+  const header = ['scenario', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ceiling p99', 'ratio', 'target', 'bytes/resp', 'CPU µs svc/ceil', 'noise svc/ceil'];
   const lines = rows.map((r) => [
     r.scenario,
     r.store,
@@ -41,6 +41,7 @@ export function formatTable(rows: Row[]): string {
     r.ratio.toFixed(2),
     verdictText(verdictOf(r, rows)),
     bytes(r.bytesPerResponse),
+    `${num(r.cpuPerResponse)}/${num(r.ceilingCpuPerResponse)}`,
     `${pct(r.spread)}/${pct(r.ceilingSpread)}${r.unexpected > 0 ? ` (${r.unexpected} unexpected)` : ''}`,
   ]);
   return table(header, lines);

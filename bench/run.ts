@@ -58,7 +58,7 @@ try {
   const imports = new Map<string, ImportResult>();
   const walks = new Map<string, DeepWalk>();
   const captured: CapturedResponse[] = [];
-  /** Per target name, the processes an answer costs CPU in (measured with --access-log-ab). */
+  /** Per target name, the processes an answer costs CPU in. */
   const cpuPids = new Map<string, () => number[]>();
   const pidsOf = (kind: string, pid: number) => (): number[] => (kind === 'postgres' ? [pid, ...postgresPids()] : [pid]);
   const m = dataset.manifest;
@@ -118,8 +118,8 @@ try {
     reps: opts.reps,
     seconds: opts.duration,
     targets: [
-      { name: CEILING, base: ceiling.base },
-      ...sides.map((s) => ({ name: s.name, base: s.base, cpuPids: opts.accessLogAb ? cpuPids.get(s.name) : undefined })),
+      { name: CEILING, base: ceiling.base, cpuPids: () => [ceiling.pid] },
+      ...sides.map((s) => ({ name: s.name, base: s.base, cpuPids: cpuPids.get(s.name) })),
     ],
     requests: (s, t) => lists.get(s, t),
     log,

@@ -15,8 +15,12 @@ export interface Row {
   pairedRatio: number;
   p50: number;
   p99: number;
-  /** Median CPU per answer of the service's processes (µs; with --access-log-ab only, else NaN). */
+  /** Median CPU per answer of the service's processes, PostgreSQL's included (µs). */
   cpuPerResponse: number;
+  /** Median CPU per answer of the ceiling server (µs). */
+  ceilingCpuPerResponse: number;
+  /** Median CPU per answer of the load generator while it drove the service (µs). */
+  clientCpuPerResponse: number;
   /** Per repetition, in order. */
   repsCpu: number[];
   /** The ceiling's own p99 for the same requests: the floor of any latency target. */
@@ -69,6 +73,8 @@ export function summarise(samples: Sample[], ceilingName: string): Row[] {
       p99: median(group.map((s) => s.p99)),
       ceilingP99: median(ceiling.map((s) => s.p99)),
       cpuPerResponse: median(group.map((s) => s.cpuPerResponse)),
+      ceilingCpuPerResponse: median(ceiling.map((s) => s.cpuPerResponse)),
+      clientCpuPerResponse: median(group.map((s) => s.clientCpuPerResponse)),
       repsCpu: group.map((s) => s.cpuPerResponse),
       bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),
       spread: spread(rps),
