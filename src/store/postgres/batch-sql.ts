@@ -12,7 +12,7 @@ import { rowKey } from './batch-plan.js';
 /** Rows per statement, at most; also bounded by the protocol's 65535 parameters per statement. */
 const CHUNK_ROWS = 1000;
 const MAX_PARAMS = 65535;
-/** Byte parameters per statement, about: a row past it goes alone. */
+/** Byte parameters per statement, about: the row that reaches it is the statement's last. */
 export const STATEMENT_BYTES = 4 * 1024 * 1024;
 
 const PREV_CUSTOMERS = `SELECT customer_key, etag, version_key FROM customers
