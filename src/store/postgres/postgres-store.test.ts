@@ -145,14 +145,17 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     const items = [0, 1, 2, 3, 4, 5, 6, 7].map(big);
     const connect = store.pool.connect.bind(store.pool);
     const alertWrites: number[] = [];
+    // Pooled clients outlive the test: each one watched is given its own query back afterwards.
+    const watched: [pg.PoolClient, pg.PoolClient['query']][] = [];
     store.pool.connect = (async () => {
       const client = await connect();
-      const query = client.query.bind(client);
+      const query = client.query;
+      watched.push([client, query]);
       client.query = ((config: { text?: string; values?: unknown[] }, ...rest: unknown[]) => {
         if (typeof config === 'object' && config.text?.startsWith('INSERT INTO alerts')) {
           alertWrites.push((config.values ?? []).reduce<number>((n, v) => n + (Buffer.isBuffer(v) ? v.length : 0), 0));
         }
-        return (query as (...a: unknown[]) => unknown)(config, ...rest);
+        return (query as (...a: unknown[]) => unknown).call(client, config, ...rest);
       }) as typeof client.query;
       return client;
     }) as typeof store.pool.connect;
@@ -160,6 +163,7 @@ describe.runIf(runIt)('PostgreSQL store', () => {
       expect(new Set(await store.writeBatch(items))).toEqual(new Set(['stored']));
     } finally {
       store.pool.connect = connect;
+      for (const [client, query] of watched) client.query = query;
     }
     // Each alert is about 1.5 MB of body and little gzip, 12 MB in all; a statement closes with the row that takes it past STATEMENT_BYTES.
     const largestRow = Math.max(...items.map((a) => a.body.length + (a.gz?.length ?? 0)));
