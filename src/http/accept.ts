@@ -1,8 +1,20 @@
 /** Content negotiation: JSON is the only media type; gzip and br are the encodings offered. */
 
+let lastAccept = '';
+let lastAccepts = true;
+
 /** True when the Accept header admits application/json (absent means anything). */
 export function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
+  if (accept === undefined) return true;
+  // As with Accept-Encoding below: a client's Accept is the same on every request.
+  if (accept === lastAccept) return lastAccepts;
+  lastAccepts = parseAccept(accept);
+  lastAccept = accept;
+  return lastAccepts;
+}
+
+function parseAccept(accept: string): boolean {
+  if (accept.trim() === '') return true;
   let best = 0;
   for (const part of accept.split(',')) {
     const [range = '', ...params] = part.trim().toLowerCase().split(';');
@@ -22,9 +34,21 @@ export function acceptsJson(accept: string | undefined): boolean {
 
 export type Encoding = 'gzip' | 'br' | 'identity';
 
+// Clients send the same Accept-Encoding on every request, and each request asks twice (what to
+// read, then how to send): the last header's answer is kept rather than parsed again.
+let lastHeader = '';
+let lastEncoding: Encoding = 'identity';
+
 /** Picks the response encoding from Accept-Encoding: gzip first (it is stored ready), then br. */
 export function pickEncoding(header: string | undefined): Encoding {
   if (header === undefined || header === '') return 'identity';
+  if (header === lastHeader) return lastEncoding;
+  lastEncoding = parseEncoding(header);
+  lastHeader = header;
+  return lastEncoding;
+}
+
+function parseEncoding(header: string): Encoding {
   const q: Record<string, number> = {};
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');

@@ -17,6 +17,18 @@ function check(schema: object, value: unknown): boolean {
   return v(value);
 }
 
+const pathEntriesOf = new WeakMap<Operation, [string, Operation['pathParameters'][string]][]>();
+
+/** An operation's path parameters as entries, listed once rather than on every request. */
+function pathEntries(op: Operation): [string, Operation['pathParameters'][string]][] {
+  let entries = pathEntriesOf.get(op);
+  if (entries === undefined) {
+    entries = Object.entries(op.pathParameters);
+    pathEntriesOf.set(op, entries);
+  }
+  return entries;
+}
+
 /** Parsed parameters: path values, and query values (arrays for repeatable ones). */
 export interface Parameters {
   path: Record<string, string>;
@@ -29,17 +41,20 @@ const MAX_QUERY_VALUES = 64;
 export function parseParameters(op: Operation, pathParams: Record<string, string>, rawUrl: string): Parameters {
   const problems: Problem[] = [];
   const path: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [name, def] of Object.entries(op.pathParameters)) {
+  for (const [name, def] of pathEntries(op)) {
     const value = pathParams[name] ?? '';
     if (!check(def.schema, value)) problems.push({ message: `${name}: ${describe(def.schema)}` });
     path[name] = value;
   }
-  const q = rawUrl.indexOf('?');
-  const search = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
   const query: Parameters['query'] = Object.create(null) as Parameters['query'];
+  const q = rawUrl.indexOf('?');
+  if (q < 0) {
+    if (problems.length > 0) throw new ServiceError('invalid_request', 'the request has invalid parameters', problems);
+    return { path, query };
+  }
   const seen = new Map<string, string[]>();
   let count = 0;
-  for (const [name, value] of search) {
+  for (const [name, value] of new URLSearchParams(rawUrl.slice(q + 1))) {
     if (++count > MAX_QUERY_VALUES) {
       problems.push({ message: `query: more than ${MAX_QUERY_VALUES} parameters` });
       break;

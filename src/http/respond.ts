@@ -41,7 +41,8 @@ function notModified(request: FastifyRequest, etag: string): boolean {
   return false;
 }
 
-type Layouts = Map<WireBody, ParsedLayout>;
+/** The parsed layout of each item, in the payload's order. */
+type Layouts = ParsedLayout[];
 
 /** Sends a payload with the encoding the client prefers, or 304 when it already has it. */
 export async function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: Payload, opts: SendOptions): Promise<void> {
@@ -53,9 +54,9 @@ export async function sendPayload(request: FastifyRequest, reply: FastifyReply, 
     return;
   }
   reply.type('application/json; charset=utf-8');
-  const items = payload.kind === 'record' ? [payload.item] : payload.items;
-  const layouts: Layouts = new Map(items.map((item) => [item, parseLayout(item.wire)]));
-  const splice = await resolveSplices(layouts, opts.splice);
+  const layouts: Layouts = payload.kind === 'record' ? [parseLayout(payload.item.wire)] : payload.items.map((item) => parseLayout(item.wire));
+  const resolved = resolveSplices(layouts, opts.splice);
+  const splice = typeof resolved === 'function' ? resolved : await resolved;
   if (encoding === 'gzip') {
     const pieces = gzipOf(payload, layouts, splice);
     if (pieces !== null) {
@@ -80,11 +81,16 @@ function joined(pieces: Buffer[]): Buffer {
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }
 
-/** Signs every spliced value up front, so the byte assembly below stays synchronous. */
-async function resolveSplices(layouts: Layouts, sign: SendOptions['splice']): Promise<SpliceValue> {
+const NO_SPLICES: SpliceValue = () => {
+  throw new Error('a splice value was asked for a body without splices');
+};
+
+/** Signs every spliced value up front, so the byte assembly below stays synchronous; a promise only when a signer answered with one. */
+function resolveSplices(layouts: Layouts, sign: SendOptions['splice']): SpliceValue | Promise<SpliceValue> {
+  if (layouts.every((layout) => layout.splices.length === 0)) return NO_SPLICES;
   const values = new Map<Splice, string>();
   const pending: Promise<void>[] = [];
-  for (const layout of layouts.values()) {
+  for (const layout of layouts) {
     for (const s of layout.splices) {
       if (sign === undefined) throw new Error('stored body has splices but no splice value was given');
       const v = sign(s);
@@ -92,16 +98,16 @@ async function resolveSplices(layouts: Layouts, sign: SendOptions['splice']): Pr
       else pending.push(v.then((url) => void values.set(s, url)));
     }
   }
-  if (pending.length > 0) await Promise.all(pending);
-  return (s) => values.get(s)!;
+  const value: SpliceValue = (s) => values.get(s)!;
+  return pending.length === 0 ? value : Promise.all(pending).then(() => value);
 }
 
 function identityOf(payload: Payload, layouts: Layouts, splice: SpliceValue): Buffer[] {
-  if (payload.kind === 'record') return identityPieces(payload.item, layouts.get(payload.item)!, splice);
+  if (payload.kind === 'record') return identityPieces(payload.item, layouts[0]!, splice);
   const out: Buffer[] = [OPEN];
   payload.items.forEach((item, i) => {
     if (i > 0) out.push(COMMA);
-    out.push(...identityPieces(item, layouts.get(item)!, splice));
+    out.push(...identityPieces(item, layouts[i]!, splice));
   });
   out.push(CLOSE);
   return out;
@@ -109,11 +115,11 @@ function identityOf(payload: Payload, layouts: Layouts, splice: SpliceValue): Bu
 
 /** Gzip pieces from stored deflate bytes; null when any item has none stored. */
 function gzipOf(payload: Payload, layouts: Layouts, splice: SpliceValue): GzipPiece[] | null {
-  if (payload.kind === 'record') return gzipPieces(payload.item, layouts.get(payload.item)!, splice);
+  if (payload.kind === 'record') return gzipPieces(payload.item, layouts[0]!, splice);
   const out: GzipPiece[] = [OPEN_PIECE];
   for (let i = 0; i < payload.items.length; i++) {
     const item = payload.items[i]!;
-    const pieces = gzipPieces(item, layouts.get(item)!, splice);
+    const pieces = gzipPieces(item, layouts[i]!, splice);
     if (pieces === null) return null;
     if (i > 0) out.push(COMMA_PIECE);
     out.push(...pieces);
