@@ -54,7 +54,10 @@ export async function sendPayload(request: FastifyRequest, reply: FastifyReply, 
     return;
   }
   reply.type('application/json; charset=utf-8');
-  const layouts: Layouts = payload.kind === 'record' ? [parseLayout(payload.item.wire)] : payload.items.map((item) => parseLayout(item.wire));
+  // Only gzip answers use the stored pieces; the others need a layout only for its splices.
+  const needPieces = encoding === 'gzip';
+  const layouts: Layouts =
+    payload.kind === 'record' ? [parseLayout(payload.item.wire, needPieces)] : payload.items.map((item) => parseLayout(item.wire, needPieces));
   const resolved = resolveSplices(layouts, opts.splice);
   const splice = typeof resolved === 'function' ? resolved : await resolved;
   if (encoding === 'gzip') {

@@ -69,9 +69,17 @@ export function shapeBody(body: Buffer, options: ShapeOptions): { wire: string |
 const recent = new Map<string, ParsedLayout>();
 const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [] };
 
-/** Decodes a stored layout (the result is shared: callers must not change it). */
-export function parseLayout(wire: string | null): ParsedLayout {
-  if (wire === null) return NO_LAYOUT;
+/** True when a stored layout has splices: shapeBody writes `s` first, so its text then starts with it. */
+export function hasSplices(wire: string | null): boolean {
+  return wire !== null && wire.startsWith('{"s"');
+}
+
+/**
+ * Decodes a stored layout (the result is shared: callers must not change it). Without `pieces`,
+ * a layout without splices is not parsed at all: plain answers need only the splices.
+ */
+export function parseLayout(wire: string | null, pieces = true): ParsedLayout {
+  if (wire === null || (!pieces && !hasSplices(wire))) return NO_LAYOUT;
   let parsed = recent.get(wire);
   if (parsed === undefined) {
     if (recent.size >= 10_000) recent.clear();

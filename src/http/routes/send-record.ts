@@ -5,6 +5,7 @@ import type { BodyNeed, StoredRead } from '../../store/store.js';
 import type { AccessDeps } from '../access.js';
 import { pickEncoding } from '../accept.js';
 import { sendPayload } from '../respond.js';
+import { hasSplices } from '../../wire/wire-body.js';
 
 /** What the record routes share. */
 export interface RouteDeps {
@@ -24,7 +25,7 @@ export function bodyNeedOf(request: FastifyRequest): BodyNeed {
 /** Sends a record; its ETag changes when its bytes do or when its signed URLs roll over. */
 export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, stored: StoredRead): Promise<void> {
   const now = Date.now();
-  const spliced = stored.wire !== null && stored.wire.startsWith('{"s"');
+  const spliced = hasSplices(stored.wire);
   await sendPayload(request, reply, { kind: 'record', item: stored }, {
     etag: spliced ? `${stored.etag}.${deps.files.expiresAt(now)}` : stored.etag,
     cacheControl: deps.cacheControl,
