@@ -101,7 +101,7 @@ export async function rateLimiterOf(config: Config, logger: Logger | false, metr
 export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config);
   const metrics = createMetrics();
-  const opened = await openStore(config.databaseUrl, storeOptionsOf(config));
+  const opened = await openStore(config.databaseUrl, { ...storeOptionsOf(config), readThread: true });
   if (hasPoolStats(opened)) watchPool(metrics, opened);
   const store = timedStore(opened, storeObserver(metrics));
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);

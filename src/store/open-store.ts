@@ -8,6 +8,8 @@ export interface OpenStoreOptions {
   statementTimeoutMs?: number;
   /** Opened to write in bulk (import, copy) rather than to serve reads. */
   bulkWrites?: boolean;
+  /** SQLite: record reads on a thread of their own, for a store that serves requests. */
+  readThread?: boolean;
 }
 
 /** True when a URL names a PostgreSQL server. */
@@ -21,7 +23,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     const { openPostgresStore } = await import('./postgres/postgres-store.js');
     return openPostgresStore(url, options);
   }
-  return openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites });
+  return openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites, readThread: options.readThread });
 }
 
 /** The file path of a SQLite URL (`sqlite:PATH`, `file:PATH` or a bare path). */

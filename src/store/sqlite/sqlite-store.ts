@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { perNeed } from '../read-columns.js';
+import { SqliteReadThread } from './read-thread.js';
 import { exportChunks } from '../export-rows.js';
 import type {
   ApiKeyRecord,
@@ -43,7 +44,7 @@ const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ?
 const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
-export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean } = {}): SqliteStore {
+export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {}): SqliteStore {
   return guardedSync('open', () => {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file, { readonly: options.readonly ?? false });
@@ -69,7 +70,7 @@ export function openSqliteStore(file: string, options: { readonly?: boolean; bul
       // CPU). The access log's worker checkpoints after each catch-up instead; this is a backstop.
       db.pragma('wal_autocheckpoint = 16384');
     }
-    return new SqliteStore(db);
+    return new SqliteStore(db, { readThread: options.readThread === true && file !== ':memory:' });
   });
 }
 
@@ -94,7 +95,15 @@ export class SqliteStore implements Store {
   /** The statement cache as a plain function, for the row writers of sqlite-rows. */
   private readonly prepare = (sql: string): Statement => this.stmt(sql);
 
-  constructor(readonly db: Database.Database) {
+  /** Record reads go to a thread of their own (see read-thread.ts); started on the first read. */
+  private readThread: SqliteReadThread | undefined;
+  private readonly useReadThread: boolean;
+
+  constructor(
+    readonly db: Database.Database,
+    options: { readThread?: boolean } = {},
+  ) {
+    this.useReadThread = options.readThread === true;
     this.writeTx = db.transaction((items: readonly Upsert[]) => items.map((item) => this.writeOne(item)));
     this.importTx = db.transaction((rows: readonly StoreRow[]) => importSqliteRows(this.prepare, rows));
   }
@@ -108,12 +117,23 @@ export class SqliteStore implements Store {
     return s;
   }
 
+  /** The read thread while it works; undefined when reads run on this connection. */
+  private reads(): SqliteReadThread | undefined {
+    if (!this.useReadThread) return undefined;
+    this.readThread ??= new SqliteReadThread(this.db.name);
+    return this.readThread.usable ? this.readThread : undefined;
+  }
+
   async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return this.stmt(COMPANY_SQL[need ?? 'both']).get(project, key) as ReadOf<N> | undefined;
+    const sql = COMPANY_SQL[need ?? 'both'];
+    const thread = this.reads();
+    return (thread ? await thread.get(sql, [project, key]) : this.stmt(sql).get(project, key)) as ReadOf<N> | undefined;
   }
 
   async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return this.stmt(ALERT_SQL[need ?? 'both']).get(project, key) as ReadOf<N> | undefined;
+    const sql = ALERT_SQL[need ?? 'both'];
+    const thread = this.reads();
+    return (thread ? await thread.get(sql, [project, key]) : this.stmt(sql).get(project, key)) as ReadOf<N> | undefined;
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
@@ -132,6 +152,8 @@ export class SqliteStore implements Store {
     need: BodyNeed = 'both',
   ): Promise<StoredExecution[]> {
     const q = executionPageQuery(project, customerKey, filter, after, limit, () => '?', need);
+    // Not on the read thread: moving a page's 51 rows between threads cost more than reading them here
+    // (570 -> 730 µs of CPU per page on the small set), while a single record read gains about half.
     return (this.stmt(q.sql).all(...q.params) as PageRow[]).map(pageRow);
   }
 
@@ -310,6 +332,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.readThread?.close();
     await this.logIndexer?.close();
     this.db.close();
   }

@@ -1,0 +1,114 @@
+/**
+ * Single-record reads of a serving SQLite store on a worker thread with its own read-only connection.
+ *
+ * The service has one JavaScript thread, and under load it is what saturates; a SQLite lookup on
+ * it costs that thread several times what it costs alone (measured in bench/README.md). Here the
+ * lookups of one event-loop turn go to the worker as one message and come back as one, their
+ * blobs moved rather than copied, so the serving thread only sends and receives. Each statement
+ * still reads the latest committed data (WAL), as a read on the serving connection would.
+ */
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../workers/start-worker.js';
+
+/** One statement of a batch, answered with its first row. */
+export interface ReadRequest {
+  sql: string;
+  params: unknown[];
+}
+
+/** The reads of one event-loop turn. */
+export interface ReadBatch {
+  id: number;
+  reads: ReadRequest[];
+}
+
+/** What one read gave: its value, or the error SQLite raised. */
+export type ReadOutcome = { ok: true; value: unknown } | { ok: false; message: string; code: string | undefined };
+
+/** The worker's answer to a batch, outcomes in the batch's order. */
+export interface ReadAnswer {
+  id: number;
+  outcomes: ReadOutcome[];
+}
+
+interface Waiter {
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+/** Blobs arrive as plain Uint8Arrays; the store hands out Buffers. */
+function asBuffers(row: unknown): unknown {
+  if (row === null || typeof row !== 'object') return row;
+  const r = row as Record<string, unknown>;
+  for (const [k, v] of Object.entries(r)) if (v instanceof Uint8Array && !Buffer.isBuffer(v)) r[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  return r;
+}
+
+/** The read thread of one SQLite file. */
+export class SqliteReadThread {
+  private readonly worker: Worker;
+  private queued: (ReadRequest & Waiter)[] = [];
+  private readonly sent = new Map<number, Waiter[]>();
+  private nextId = 0;
+  private broken: Error | undefined;
+
+  constructor(file: string) {
+    this.worker = startWorker(import.meta.url, 'read-thread-worker', { file });
+    this.worker.on('message', (answer: ReadAnswer) => this.settle(answer));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', () => this.fail(new Error('the SQLite read thread stopped')));
+    // Reads in flight keep the process alive through their promises; an idle thread must not.
+    this.worker.unref();
+  }
+
+  /** False once the thread has failed: the store then reads on its own connection again. */
+  get usable(): boolean {
+    return this.broken === undefined;
+  }
+
+  /** The first row of `sql`, or undefined. */
+  get(sql: string, params: unknown[]): Promise<unknown> {
+    if (this.broken !== undefined) return Promise.reject(this.broken);
+    return new Promise((resolve, reject) => {
+      // Requests parsed in the same turn share one message each way.
+      if (this.queued.length === 0) setImmediate(() => this.flush());
+      this.queued.push({ sql, params, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const reads = this.queued;
+    this.queued = [];
+    if (reads.length === 0) return;
+    if (this.broken !== undefined) {
+      for (const r of reads) r.reject(this.broken);
+      return;
+    }
+    const id = this.nextId++;
+    this.sent.set(id, reads);
+    this.worker.postMessage({ id, reads: reads.map(({ sql, params }) => ({ sql, params })) } satisfies ReadBatch);
+  }
+
+  private settle(answer: ReadAnswer): void {
+    const waiters = this.sent.get(answer.id);
+    this.sent.delete(answer.id);
+    if (waiters === undefined) return;
+    answer.outcomes.forEach((o, i) => {
+      const w = waiters[i]!;
+      if (o.ok) w.resolve(asBuffers(o.value));
+      else w.reject(Object.assign(new Error(o.message), { code: o.code }));
+    });
+  }
+
+  private fail(err: Error): void {
+    this.broken ??= err;
+    for (const waiters of this.sent.values()) for (const w of waiters) w.reject(this.broken);
+    this.sent.clear();
+  }
+
+  /** Stops the thread; reads still waiting are refused. */
+  async close(): Promise<void> {
+    this.fail(new Error('the SQLite store is closed'));
+    await this.worker.terminate();
+  }
+}
