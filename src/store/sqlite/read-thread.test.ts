@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alert, customer, newProject } from '../test-support.js';
 import { SqliteReadThread } from './read-thread.js';
@@ -79,5 +81,16 @@ describe('record reads on the SQLite read thread', () => {
     await thread.close();
     expect(thread.usable).toBe(false);
     await expect(thread.get('SELECT 1', [])).rejects.toThrow(/closed/);
+  });
+
+  it('keeps a process alive while a read is in flight, and lets it exit once idle', () => {
+    const file = tempFile();
+    open(file, false); // creates and migrates the file
+    const module = fileURLToPath(new URL('./read-thread.ts', import.meta.url));
+    // Nothing else holds this process open: without the thread's hold it would exit before the answer.
+    const script = `import { SqliteReadThread } from ${JSON.stringify(module)};
+      new SqliteReadThread(${JSON.stringify(file)}).get('SELECT 41 + 1 AS answer', []).then((r) => console.log(JSON.stringify(r)));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(out.trim()).toBe('{"answer":42}');
   });
 });

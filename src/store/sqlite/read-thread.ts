@@ -57,7 +57,7 @@ export class SqliteReadThread {
     this.worker.on('message', (answer: ReadAnswer) => this.settle(answer));
     this.worker.on('error', (err) => this.fail(err));
     this.worker.on('exit', () => this.fail(new Error('the SQLite read thread stopped')));
-    // Reads in flight keep the process alive through their promises; an idle thread must not.
+    // Only reads in flight keep the process alive (see flush and settle); an idle thread must not.
     this.worker.unref();
   }
 
@@ -85,6 +85,7 @@ export class SqliteReadThread {
       return;
     }
     const id = this.nextId++;
+    if (this.sent.size === 0) this.worker.ref();
     this.sent.set(id, reads);
     this.worker.postMessage({ id, reads: reads.map(({ sql, params }) => ({ sql, params })) } satisfies ReadBatch);
   }
@@ -92,6 +93,7 @@ export class SqliteReadThread {
   private settle(answer: ReadAnswer): void {
     const waiters = this.sent.get(answer.id);
     this.sent.delete(answer.id);
+    if (this.sent.size === 0) this.worker.unref();
     if (waiters === undefined) return;
     answer.outcomes.forEach((o, i) => {
       const w = waiters[i]!;
