@@ -1,16 +1,27 @@
 /** Content negotiation: JSON is the only media type; gzip and br are the encodings offered. */
 
-let lastAccept = '';
-let lastAccepts = true;
+/**
+ * `parse` answering from its last call when given the same header again: clients send the same
+ * Accept and Accept-Encoding on every request, and each read asks for the encoding twice (what to
+ * read, then how to send).
+ */
+function keepingLast<T>(parse: (header: string) => T): (header: string) => T {
+  let lastHeader: string | undefined;
+  let lastAnswer: T;
+  return (header) => {
+    if (header !== lastHeader) {
+      lastAnswer = parse(header);
+      lastHeader = header;
+    }
+    return lastAnswer;
+  };
+}
+
+const acceptOf = keepingLast(parseAccept);
 
 /** True when the Accept header admits application/json (absent means anything). */
 export function acceptsJson(accept: string | undefined): boolean {
-  if (accept === undefined) return true;
-  // As with Accept-Encoding below: a client's Accept is the same on every request.
-  if (accept === lastAccept) return lastAccepts;
-  lastAccepts = parseAccept(accept);
-  lastAccept = accept;
-  return lastAccepts;
+  return accept === undefined || acceptOf(accept);
 }
 
 function parseAccept(accept: string): boolean {
@@ -34,18 +45,11 @@ function parseAccept(accept: string): boolean {
 
 export type Encoding = 'gzip' | 'br' | 'identity';
 
-// Clients send the same Accept-Encoding on every request, and each request asks twice (what to
-// read, then how to send): the last header's answer is kept rather than parsed again.
-let lastHeader = '';
-let lastEncoding: Encoding = 'identity';
+const encodingOf = keepingLast(parseEncoding);
 
 /** Picks the response encoding from Accept-Encoding: gzip first (it is stored ready), then br. */
 export function pickEncoding(header: string | undefined): Encoding {
-  if (header === undefined || header === '') return 'identity';
-  if (header === lastHeader) return lastEncoding;
-  lastEncoding = parseEncoding(header);
-  lastHeader = header;
-  return lastEncoding;
+  return header === undefined || header === '' ? 'identity' : encodingOf(header);
 }
 
 function parseEncoding(header: string): Encoding {

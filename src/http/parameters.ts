@@ -48,13 +48,17 @@ export function parseParameters(op: Operation, pathParams: Record<string, string
   }
   const query: Parameters['query'] = Object.create(null) as Parameters['query'];
   const q = rawUrl.indexOf('?');
-  if (q < 0) {
-    if (problems.length > 0) throw new ServiceError('invalid_request', 'the request has invalid parameters', problems);
-    return { path, query };
-  }
+  // Most reads have no query: no URLSearchParams for them.
+  if (q >= 0) readQuery(op, rawUrl.slice(q + 1), query, problems);
+  if (problems.length > 0) throw new ServiceError('invalid_request', 'the request has invalid parameters', problems);
+  return { path, query };
+}
+
+/** Checks the query string's parameters into `query`, adding to `problems`. */
+function readQuery(op: Operation, search: string, query: Parameters['query'], problems: Problem[]): void {
   const seen = new Map<string, string[]>();
   let count = 0;
-  for (const [name, value] of new URLSearchParams(rawUrl.slice(q + 1))) {
+  for (const [name, value] of new URLSearchParams(search)) {
     if (++count > MAX_QUERY_VALUES) {
       problems.push({ message: `query: more than ${MAX_QUERY_VALUES} parameters` });
       break;
@@ -82,8 +86,6 @@ export function parseParameters(op: Operation, pathParams: Record<string, string
     }
     query[name] = def.repeatable ? (parsed as string[]) : parsed[0];
   }
-  if (problems.length > 0) throw new ServiceError('invalid_request', 'the request has invalid parameters', problems);
-  return { path, query };
 }
 
 /** A human description of what a parameter schema accepts. */

@@ -5,7 +5,7 @@ import { startWorker } from '../workers/start-worker.js';
 import type { Upsert } from '../store/store.js';
 import type { LineResult } from './process-line.js';
 import type { ShapeAnswer, ShapeTask } from './shape-worker.js';
-import { transferList } from '../wire/owned-bytes.js';
+import { asBuffer, transferList } from '../wire/owned-bytes.js';
 
 /** Workers by default: every core but the one the importer itself (reading, writing) uses. */
 export function defaultWorkers(): number {
@@ -13,14 +13,14 @@ export function defaultWorkers(): number {
 }
 
 /** Buffers arrive from a worker as plain Uint8Arrays; the store expects Buffers. */
-function asBuffer(u8: Uint8Array | null): Buffer | null {
-  return u8 === null ? null : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+function asBufferOrNull(u8: Uint8Array | null): Buffer | null {
+  return u8 === null ? null : asBuffer(u8);
 }
 
 function revive(result: LineResult): LineResult {
-  if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line)! };
+  if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line) };
   const u = result.upsert;
-  const upsert = { ...u, body: asBuffer(u.body)!, gz: asBuffer(u.gz) } as Upsert;
+  const upsert = { ...u, body: asBuffer(u.body), gz: asBufferOrNull(u.gz) } as Upsert;
   return { ...result, upsert };
 }
 

@@ -37,3 +37,8 @@ export function transferList(buffers: Iterable<Uint8Array | null | undefined>): 
   }
   return [...out];
 }
+
+/** A Buffer over the same memory: bytes that arrive from another thread are plain Uint8Arrays. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

@@ -1,13 +1,13 @@
 /** Worker thread of SqliteReadThread: runs batches of read statements on its own read-only connection. */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { ReadAnswer, ReadBatch, ReadOutcome } from './read-thread.js';
+import { transferList } from '../../wire/owned-bytes.js';
+import { SERVING_READ_PRAGMAS, type ReadAnswer, type ReadBatch, type ReadOutcome } from './read-thread.js';
 
 const { file } = workerData as { file: string };
 const db = new Database(file, { readonly: true });
 db.pragma('busy_timeout = 10000');
-db.pragma('mmap_size = 2147418112');
-db.pragma('cache_size = -65536');
+for (const pragma of SERVING_READ_PRAGMAS) db.pragma(pragma);
 const statements = new Map<string, Database.Statement>();
 
 function statement(sql: string): Database.Statement {
@@ -19,25 +19,18 @@ function statement(sql: string): Database.Statement {
   return s;
 }
 
-/** The ArrayBuffer of a blob that owns all of it (moved, not copied); other blobs are copied by postMessage. */
-function collectOwned(value: unknown, into: Set<ArrayBuffer>): void {
-  if (value === null || typeof value !== 'object') return;
-  for (const v of Object.values(value)) {
-    if (v instanceof Uint8Array && v.byteOffset === 0 && v.buffer.byteLength === v.byteLength && v.buffer instanceof ArrayBuffer) into.add(v.buffer);
-  }
-}
-
 parentPort!.on('message', (batch: ReadBatch) => {
-  const owned = new Set<ArrayBuffer>();
+  const blobs: Uint8Array[] = [];
   const outcomes = batch.reads.map((read): ReadOutcome => {
     try {
       const value: unknown = statement(read.sql).get(...read.params);
-      collectOwned(value, owned);
+      if (value !== undefined) for (const v of Object.values(value as object)) if (v instanceof Uint8Array) blobs.push(v);
       return { ok: true, value };
     } catch (err) {
       const e = err as { message?: string; code?: string };
       return { ok: false, message: e.message ?? String(err), code: e.code };
     }
   });
-  parentPort!.postMessage({ id: batch.id, outcomes } satisfies ReadAnswer, [...owned]);
+  // Blobs that own their memory are moved, not copied (see transferList).
+  parentPort!.postMessage({ id: batch.id, outcomes } satisfies ReadAnswer, transferList(blobs));
 });

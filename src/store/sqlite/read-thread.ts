@@ -9,6 +9,10 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../workers/start-worker.js';
+import { asBuffer } from '../../wire/owned-bytes.js';
+
+/** How a connection that serves reads maps the file and caches pages: the serving connection's and the read thread's. */
+export const SERVING_READ_PRAGMAS = ['mmap_size = 2147418112', 'cache_size = -65536'] as const;
 
 /** One statement of a batch, answered with its first row. */
 export interface ReadRequest {
@@ -40,7 +44,7 @@ interface Waiter {
 function asBuffers(row: unknown): unknown {
   if (row === null || typeof row !== 'object') return row;
   const r = row as Record<string, unknown>;
-  for (const [k, v] of Object.entries(r)) if (v instanceof Uint8Array && !Buffer.isBuffer(v)) r[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  for (const [k, v] of Object.entries(r)) if (v instanceof Uint8Array) r[k] = asBuffer(v);
   return r;
 }
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { perNeed } from '../read-columns.js';
-import { SqliteReadThread } from './read-thread.js';
+import { SERVING_READ_PRAGMAS, SqliteReadThread } from './read-thread.js';
 import { exportChunks } from '../export-rows.js';
 import type {
   ApiKeyRecord,
@@ -63,8 +63,7 @@ export function openSqliteStore(file: string, options: { readonly?: boolean; bul
       db.pragma('mmap_size = 0');
       db.pragma('cache_size = -16384');
     } else {
-      db.pragma('mmap_size = 2147418112');
-      db.pragma('cache_size = -65536');
+      for (const pragma of SERVING_READ_PRAGMAS) db.pragma(pragma);
       // The connection that commits past the threshold runs the checkpoint: on the serving one,
       // every 1,000 pages of access log and catch-up, reads waited for it (about 8 % of their
       // CPU). The access log's worker checkpoints after each catch-up instead; this is a backstop.
@@ -124,16 +123,18 @@ export class SqliteStore implements Store {
     return this.readThread.usable ? this.readThread : undefined;
   }
 
-  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    const sql = COMPANY_SQL[need ?? 'both'];
+  /** One record by its key: on the read thread when there is one. */
+  private async readRecord(sql: string, project: string, key: string): Promise<unknown> {
     const thread = this.reads();
-    return (thread ? await thread.get(sql, [project, key]) : this.stmt(sql).get(project, key)) as ReadOf<N> | undefined;
+    return thread ? thread.get(sql, [project, key]) : this.stmt(sql).get(project, key);
+  }
+
+  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
+    return (await this.readRecord(COMPANY_SQL[need ?? 'both'], project, key)) as ReadOf<N> | undefined;
   }
 
   async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    const sql = ALERT_SQL[need ?? 'both'];
-    const thread = this.reads();
-    return (thread ? await thread.get(sql, [project, key]) : this.stmt(sql).get(project, key)) as ReadOf<N> | undefined;
+    return (await this.readRecord(ALERT_SQL[need ?? 'both'], project, key)) as ReadOf<N> | undefined;
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
