@@ -1,4 +1,4 @@
-// The subset of autocannon 8's API that the bench (and the load tests) use: the package ships no
+// The subset of autocannon 8's API that bench/access-log-cost.ts and the load tests use: the package ships no
 // type declarations. Shaped like @types/autocannon (a namespace merged with the function), so code
 // written against those types reads the same.
 declare module 'autocannon' {

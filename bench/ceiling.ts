@@ -1,4 +1,4 @@
-/** Starts the ceiling server as its own process, as the service is, so neither shares an event loop with the load generator. */
+/** Starts the ceiling server (and the calibration's constant server) as its own process, as the service is. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -11,14 +11,23 @@ export interface RunningCeiling {
 }
 
 /** Spawns ceiling-server.ts on a free port and waits for its "ready" line. */
-export async function startCeiling(dataFile: string, extraNodeArgs: string[] = []): Promise<RunningCeiling> {
+export function startCeiling(dataFile: string, extraNodeArgs: string[] = []): Promise<RunningCeiling> {
+  return startServer('./ceiling-server.ts', [dataFile], extraNodeArgs);
+}
+
+/** Spawns constant-server.ts, the calibration's target: one fixed small answer to everything. */
+export function startConstant(): Promise<RunningCeiling> {
+  return startServer('./constant-server.ts', [], []);
+}
+
+async function startServer(file: string, args: string[], extraNodeArgs: string[]): Promise<RunningCeiling> {
   const port = await freePort();
-  const script = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+  const script = fileURLToPath(new URL(file, import.meta.url));
   // tsx only transpiles at load; the request path then runs as plain JIT-compiled JS.
-  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', script, dataFile, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', script, ...args, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`ceiling server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       if (out.includes('ready')) resolve();

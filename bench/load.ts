@@ -1,76 +1,123 @@
-/** One measurement: autocannon, in this process, against one target with a random request each time. */
-import { createRequire } from 'node:module';
-import autocannon from 'autocannon';
+/** One measurement: wrk, as a child process, against one target with a random request each time. */
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childrenCpuMicros } from './process-cpu.js';
 import type { RequestSpec } from './scenarios.js';
 
-// autocannon 8 appends every response body to a string (`req.body += data`), which decodes it as
-// UTF-8: on binary bodies (gzip) that costs the load generator, in this process, about twice what
-// ASCII does (a bare server's 4,000-byte answers: 40,800 req/s of ASCII, 20,800 of random bytes),
-// and it then limited the ceiling's gzip rows. The bench never reads bodies, so none are kept.
-const queue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js') as { prototype: { addBody: (data: Buffer) => void } };
-queue.prototype.addBody = () => undefined;
+const SCRIPT = fileURLToPath(new URL('./wrk.lua', import.meta.url));
 
 export interface LoadResult {
   rps: number;
-  /** Milliseconds, from every response's own timing (autocannon's histogram rounds to whole ms). */
+  /** Milliseconds, from wrk's latency histogram (recorded in µs). */
   p50: number;
   p99: number;
   responses: number;
-  /** Wire bytes per response, headers included (autocannon's byte count ÷ responses). */
+  /** Wire bytes per response, headers included (wrk's byte count ÷ responses). */
   bytesPerResponse: number;
-  /** Answers with another status than expected, plus socket errors and timeouts. */
+  /** Answers with another status than expected, plus socket errors and timeouts: any makes the measurement invalid. */
   unexpected: number;
+  /** CPU of the load generator (wrk) per answer, in µs. */
+  clientCpuPerResponse: number;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+/** What the Lua script's done() prints. */
+interface WrkResult {
+  durationUs: number;
+  requests: number;
+  bytes: number;
+  connectErrors: number;
+  readErrors: number;
+  writeErrors: number;
+  timeouts: number;
+  statusOver399: number;
+  unexpectedStatus: number;
+  p50Us: number;
+  p99Us: number;
 }
 
-/** Drives `base` with `connections` for `seconds`, each request drawn at random from `requests`. */
-export async function runLoad(base: string, requests: RequestSpec[], connections: number, seconds: number, expect: number): Promise<LoadResult> {
-  if (requests.length === 0) throw new Error('no requests to send');
-  let latencies = new Float64Array(1 << 16);
-  let n = 0;
-  let unexpected = 0;
-  let bytes = 0;
-  const instance = autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    timeout: 30,
-    // autocannon only notices the end of `duration` on its sampling tick (1 s by default), which
-    // would round every short window up to a whole second.
-    sampleInt: 100,
-    requests: [
-      {
-        method: 'GET',
-        // Called before every request: a uniformly random id, so no one record stays hot in caches.
-        setupRequest: (req) => {
-          const r = requests[Math.floor(Math.random() * requests.length)]!;
-          return { ...req, path: r.path, headers: r.headers };
-        },
-      },
-    ],
-  });
-  instance.on('response', (_client: unknown, status: number, resBytes: number, ms: number) => {
-    if (n === latencies.length) {
-      const grown = new Float64Array(n * 2);
-      grown.set(latencies);
-      latencies = grown;
+/** The first `wrk` on PATH, or undefined. */
+function findWrk(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const file = join(dir === '' ? '.' : dir, 'wrk');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Not in this directory.
     }
-    latencies[n++] = ms;
-    bytes += resBytes;
-    if (status !== expect) unexpected += 1;
+  }
+  return undefined;
+}
+
+/** Installs Debian's wrk when it is missing, as .ci/run installs chromium; returns its version line. */
+export function ensureWrk(log: (line: string) => void): string {
+  if (findWrk() === undefined) {
+    log("wrk is missing: installing Debian's package (apt-get install wrk)");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'wrk']]) {
+      const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+      if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): install wrk (Debian's package) and run again`);
+    }
+    if (findWrk() === undefined) throw new Error('wrk is still not on PATH after apt-get install wrk');
+  }
+  // `wrk --version` prints its version and usage, then exits 1.
+  return spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]!.trim();
+}
+
+/** How the load generator runs: its threads, and where its request list files go. */
+export interface Generator {
+  /** wrk threads; one keeps the generator to one core of the two, as the in-process generator was. */
+  threads: number;
+  dir: string;
+}
+
+const listFiles = new WeakMap<RequestSpec[], string>();
+let listCount = 0;
+
+/** The list as wrk.lua reads it, written once per list (lists are cached, so identity is stable). */
+function listFile(gen: Generator, requests: RequestSpec[]): string {
+  let file = listFiles.get(requests);
+  if (file === undefined) {
+    for (const r of requests) {
+      for (const [name, value] of Object.entries(r.headers)) if (/[\t\n]/.test(name + value)) throw new Error(`header ${name} cannot go in a wrk list`);
+    }
+    file = join(gen.dir, `wrk-list-${listCount++}.txt`);
+    writeFileSync(file, requests.map((r) => [r.path, ...Object.entries(r.headers).map(([n, v]) => `${n}: ${v}`)].join('\t')).join('\n') + '\n');
+    listFiles.set(requests, file);
+  }
+  return file;
+}
+
+/** Drives `base` with `connections` for `seconds` (whole seconds: wrk's unit), each request drawn at random from `requests`. */
+export async function runLoad(gen: Generator, base: string, requests: RequestSpec[], connections: number, seconds: number, expect: number): Promise<LoadResult> {
+  if (requests.length === 0) throw new Error('no requests to send');
+  const args = ['-t', String(Math.min(gen.threads, connections)), '-c', String(connections), '-d', `${Math.max(1, Math.round(seconds))}s`, '--timeout', '30s', '-s', SCRIPT, base, '--', listFile(gen, requests), String(expect)];
+  const cpuBefore = childrenCpuMicros();
+  const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
   });
-  const result = await instance;
-  const sorted = latencies.subarray(0, n).sort();
+  // wrk has been waited for by now, so its CPU is in this process's children's times.
+  const clientCpu = childrenCpuMicros() - cpuBefore;
+  const line = out.split('\n').find((l) => l.startsWith('WRK_RESULT '));
+  if (code !== 0 || line === undefined) throw new Error(`wrk ${args.join(' ')} exited with ${code}: ${(err || out).trim()}`);
+  const w = JSON.parse(line.slice('WRK_RESULT '.length)) as WrkResult;
+  const n = w.requests;
+  const wrongStatus = expect >= 300 ? w.unexpectedStatus : w.statusOver399;
   return {
-    rps: n / result.duration,
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
+    rps: n / (w.durationUs / 1e6),
+    p50: w.p50Us / 1000,
+    p99: w.p99Us / 1000,
     responses: n,
-    bytesPerResponse: n === 0 ? 0 : bytes / n,
-    unexpected: unexpected + result.errors + result.timeouts,
+    bytesPerResponse: n === 0 ? 0 : w.bytes / n,
+    unexpected: wrongStatus + w.connectErrors + w.readErrors + w.writeErrors + w.timeouts,
+    clientCpuPerResponse: n > 0 ? clientCpu / n : NaN,
   };
 }

@@ -1,6 +1,7 @@
 /** The A/B loop: ceiling and each store back to back, repeated, per scenario and connection count. */
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, type Generator, type LoadResult } from './load.js';
 import { cpuSince } from './process-cpu.js';
+import { median } from './summary.js';
 import type { RequestSpec, Scenario, ScenarioName } from './scenarios.js';
 
 /** Something to measure: the ceiling or a store's service. */
@@ -18,7 +19,15 @@ export interface Sample extends LoadResult {
   rep: number;
   /** CPU of the target's processes per answer, in µs; NaN when not measured. */
   cpuPerResponse: number;
-  /** CPU of the load generator (this process) per answer, in µs: on 2 cores it competes with the target. */
+}
+
+/** The load generator against a constant answer: what it can send at most, per connection count. */
+export interface Calibration {
+  connections: number;
+  /** Median req/s over the repetitions. */
+  rps: number;
+  repsRps: number[];
+  /** CPU of the generator per answer (µs), median. */
   clientCpuPerResponse: number;
 }
 
@@ -27,6 +36,7 @@ export interface Plan {
   connections: number[];
   reps: number;
   seconds: number;
+  generator: Generator;
   /** Ceiling first (warmUp relies on it), then the stores. */
   targets: Target[];
   /** The request list for a scenario on a target, resolved just before its measurement. */
@@ -36,16 +46,12 @@ export interface Plan {
   cpuSettleMs?: number;
 }
 
-/**
- * A mixed load per target before anything is recorded. Every record was already read once by the
- * capture (so caches are warm); this is for the JIT: without it the first scenario measured
- * (company) ran at a third of its later speed in the first small runs.
- */
+/** A mixed load per target before anything is recorded, so the first scenario is not measured on a cold JIT (the capture already warmed the caches). */
 export async function warmUp(plan: Plan, serviceSeconds: number, ceilingSeconds: number): Promise<void> {
   for (const [i, target] of plan.targets.entries()) {
     const all: RequestSpec[] = [];
     for (const s of plan.scenarios) all.push(...(await plan.requests(s, target)));
-    await runLoad(target.base, all, Math.min(...plan.connections), i === 0 ? ceilingSeconds : serviceSeconds, 0);
+    await runLoad(plan.generator, target.base, all, Math.min(...plan.connections), i === 0 ? ceilingSeconds : serviceSeconds, 0);
   }
 }
 
@@ -63,15 +69,12 @@ export async function measureAll(plan: Plan): Promise<Sample[]> {
           const requests = await plan.requests(scenario, target);
           const pids = target.cpuPids?.() ?? [];
           const cpuUsed = cpuSince(pids);
-          const clientCpu = process.cpuUsage();
-          const r = await runLoad(target.base, requests, connections, plan.seconds, scenario.expect);
-          const client = process.cpuUsage(clientCpu);
-          const clientCpuPerResponse = r.responses > 0 ? (client.user + client.system) / r.responses : NaN;
+          const r = await runLoad(plan.generator, target.base, requests, connections, plan.seconds, scenario.expect);
           if (pids.length > 0 && plan.cpuSettleMs !== undefined) await new Promise((done) => setTimeout(done, plan.cpuSettleMs));
           const cpuPerResponse = pids.length > 0 && r.responses > 0 ? cpuUsed() / r.responses : NaN;
-          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse, clientCpuPerResponse });
+          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse });
           byTarget.set(target.name, [...(byTarget.get(target.name) ?? []), r.rps]);
-          if (r.unexpected > 0) plan.log(`  warning: ${scenario.name} on ${target.name}: ${r.unexpected} of ${r.responses} answers were not ${scenario.expect}`);
+          if (r.unexpected > 0) plan.log(`  invalid: ${scenario.name} on ${target.name}: ${r.unexpected} answers were not ${scenario.expect} or failed (of ${r.responses})`);
         }
       }
       const parts = [...byTarget].map(([t, rps]) => `${t} ${rps.map((x) => Math.round(x)).join('/')}`);
@@ -79,4 +82,23 @@ export async function measureAll(plan: Plan): Promise<Sample[]> {
     }
   }
   return samples;
+}
+
+/**
+ * The generator against a bare server answering a constant small body, with the company requests
+ * (same headers and spread, so the generator's own work per request is the same): `reps` windows
+ * per connection count. Ratios hold only if this is well above every ceiling.
+ */
+export async function calibrate(plan: Plan, base: string, requests: RequestSpec[]): Promise<Calibration[]> {
+  const out: Calibration[] = [];
+  // A fresh server runs on a cold JIT at first: that window is not counted.
+  await runLoad(plan.generator, base, requests, Math.min(...plan.connections), Math.max(2, plan.seconds), 0);
+  for (const connections of plan.connections) {
+    const runs = [];
+    for (let rep = 0; rep < plan.reps; rep += 1) runs.push(await runLoad(plan.generator, base, requests, connections, plan.seconds, 200));
+    const repsRps = runs.map((r) => r.rps);
+    out.push({ connections, rps: median(repsRps), repsRps, clientCpuPerResponse: median(runs.map((r) => r.clientCpuPerResponse)) });
+    plan.log(`  calibration        c${connections}: ${repsRps.map((x) => Math.round(x)).join('/')} req/s against a constant answer`);
+  }
+  return out;
 }

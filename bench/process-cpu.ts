@@ -1,8 +1,4 @@
-/**
- * CPU time of processes, read from /proc: the access log A/B compares CPU per answer as well as
- * req/s, because a 2–3 s window's req/s moves by up to 40 % on this machine while CPU per answer
- * moves by a few %.
- */
+/** CPU time of processes, read from /proc: CPU per answer is far steadier than a short window's req/s on a shared machine. */
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
@@ -47,4 +43,14 @@ export function postgresPids(): number[] {
     }
   }
   return pids;
+}
+
+/**
+ * User + system CPU of this process's children that have exited and been waited for, in µs
+ * (cutime and cstime of /proc/self/stat): the load generator's CPU once its run is over.
+ */
+export function childrenCpuMicros(): number {
+  if (process.platform !== 'linux') return NaN;
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1e6) / TICKS_PER_SECOND;
 }

@@ -1,4 +1,5 @@
 /** The printed report: one table, then RATIO, IMPORT and STARTUP lines for scripts to grep. */
+import type { Calibration } from './measure.js';
 import { median, type Row } from './summary.js';
 import { REFERENCE_CONNECTIONS, importVerdict, startupVerdict, verdictOf, verdictText } from './targets.js';
 
@@ -39,10 +40,10 @@ export function formatTable(rows: Row[]): string {
     num(r.ceilingRps),
     num(r.ceilingP99, 2),
     r.ratio.toFixed(2),
-    verdictText(verdictOf(r, rows)),
+    r.invalid ? 'INVALID' : verdictText(verdictOf(r, rows)),
     bytes(r.bytesPerResponse),
     `${num(r.cpuPerResponse)}/${num(r.ceilingCpuPerResponse)}`,
-    `${pct(r.spread)}/${pct(r.ceilingSpread)}${r.unexpected > 0 ? ` (${r.unexpected} unexpected)` : ''}`,
+    `${pct(r.spread)}/${pct(r.ceilingSpread)}${r.invalid ? ` (${r.unexpected}/${r.ceilingUnexpected} unexpected)` : ''}`,
   ]);
   return table(header, lines);
 }
@@ -56,7 +57,9 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
   for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
     const v = verdictOf(r, rows);
     const extra = r.scenario.startsWith('executions') ? `p99 ${r.p99.toFixed(2)} ms, ceiling p99 ${r.ceilingP99.toFixed(2)} ms, ` : '';
-    out.push(`RATIO ${r.scenario} ${r.store} ${r.ratio.toFixed(2)}  (${extra}target ${verdictText(v)})`);
+    // A wrong status or a failed request on either side voids the row's ratio, whatever its verdict.
+    const invalid = r.invalid ? `INVALID: ${r.unexpected} service and ${r.ceilingUnexpected} ceiling answers unexpected or failed, or a window without answers; ` : '';
+    out.push(`RATIO ${r.scenario} ${r.store} ${r.ratio.toFixed(2)}  (${invalid}${extra}target ${verdictText(v)})`);
   }
   for (const r of rows.filter((x) => x.store.endsWith(NO_ACCESS_LOG))) {
     const logged = rows.find((x) => x.store === r.store.slice(0, -NO_ACCESS_LOG.length) && x.scenario === r.scenario && x.connections === r.connections);
@@ -78,4 +81,53 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
   for (const f of facts) out.push(`IMPORT ${f.store} ${Math.round(f.recordsPerSecond)} ${f.peakRssMb === undefined ? '-' : Math.round(f.peakRssMb)}  (${importVerdict(f.store, f.recordsPerSecond, f.peakRssMb)})`);
   for (const f of facts) out.push(`STARTUP ${f.store} ${Math.round(f.startupMs)}  (${startupVerdict(f.store, scale, f.startupMs)})`);
   return out.join('\n');
+}
+
+/** The calibration's minimum: the generator against a constant answer over the fastest ceiling. */
+export const CALIBRATION_MIN = 1.5;
+
+export interface CalibrationVerdict {
+  connections: number;
+  generatorRps: number;
+  fastestCeilingRps: number;
+  fastestScenario: string;
+  /** generatorRps ÷ fastestCeilingRps. */
+  headroom: number;
+  /** The generator's CPU per answer (µs) in the calibration, and the req/s one whole core of it would send. */
+  generatorCpuPerResponse: number;
+  generatorRpsPerCore: number;
+  pass: boolean;
+}
+
+/** Per connection count: did the generator reach CALIBRATION_MIN × the fastest ceiling of the run? */
+export function calibrationVerdicts(calibration: Calibration[], rows: Row[]): CalibrationVerdict[] {
+  return calibration.map((c) => {
+    const fastest = rows.filter((r) => r.connections === c.connections && Number.isFinite(r.ceilingRps)).sort((a, b) => b.ceilingRps - a.ceilingRps)[0];
+    const fastestCeilingRps = fastest?.ceilingRps ?? NaN;
+    const headroom = c.rps / fastestCeilingRps;
+    return {
+      connections: c.connections,
+      generatorRps: c.rps,
+      fastestCeilingRps,
+      fastestScenario: fastest?.scenario ?? '-',
+      headroom,
+      generatorCpuPerResponse: c.clientCpuPerResponse,
+      generatorRpsPerCore: 1e6 / c.clientCpuPerResponse,
+      pass: !(headroom < CALIBRATION_MIN),
+    };
+  });
+}
+
+/** CALIBRATION lines: PASS, or FAIL saying the run's ratios are invalid. */
+export function formatCalibration(verdicts: CalibrationVerdict[]): string {
+  return verdicts
+    .map((v) => {
+      const figures =
+        `generator ${num(v.generatorRps)} req/s against a constant answer, fastest ceiling ${num(v.fastestCeilingRps)} req/s (${v.fastestScenario}), ` +
+        `${v.headroom.toFixed(2)} × (≥ ${CALIBRATION_MIN}); generator CPU ${num(v.generatorCpuPerResponse, 1)} µs per answer (${num(v.generatorRpsPerCore)} req/s per core)`;
+      return v.pass
+        ? `CALIBRATION PASS c${v.connections} ${figures}`
+        : `CALIBRATION FAIL c${v.connections} ${figures}: the load generator may have capped the ceiling, so this run's ratios at ${v.connections} connections are invalid`;
+    })
+    .join('\n');
 }

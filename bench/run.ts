@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServiceBuild } from './build-service.js';
 import { captureResponses, walkToDeepPages, type DeepWalk } from './capture.js';
-import { startCeiling } from './ceiling.js';
+import { startCeiling, startConstant } from './ceiling.js';
 import { writeCeilingData, type CapturedResponse } from './ceiling-data.js';
 import { ratioChart } from './chart.js';
 import { ensureDataset } from './dataset.js';
 import { closeAgent } from './http-get.js';
 import { createKeys, importDataset, type ImportResult } from './import-store.js';
 import { machineInfo } from './machine.js';
-import { measureAll, warmUp, type Plan } from './measure.js';
+import { ensureWrk } from './load.js';
+import { calibrate, measureAll, warmUp, type Plan } from './measure.js';
 import { parseOptions } from './options.js';
 import { postgresPids } from './process-cpu.js';
 import { profileSummaries } from './profile-summary.js';
@@ -25,7 +26,7 @@ import { SCENARIOS, companyPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
-import { NO_ACCESS_LOG, formatLines, formatTable, type StoreFacts } from './report.js';
+import { NO_ACCESS_LOG, calibrationVerdicts, formatCalibration, formatLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
 
 const CEILING = 'ceiling';
@@ -39,6 +40,9 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
 const runDir = join(cacheDir, `run-${stamp}`);
 const machine = machineInfo();
 log(`machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGb} GB, node ${machine.node}, load ${machine.loadAverage.toFixed(2)}`);
+const wrkVersion = ensureWrk(log);
+log(`load generator: ${wrkVersion}, ${opts.wrkThreads} thread(s)`);
+mkdirSync(runDir, { recursive: true });
 
 const build = await ensureServiceBuild(root, cacheDir);
 log(`service build ${build.hash} (${build.kind})`);
@@ -111,12 +115,16 @@ try {
   stoppers.push(() => ceiling.stop());
   log(`ceiling server holds ${captured.length} captured responses`);
 
+  const constant = await startConstant();
+  stoppers.push(() => constant.stop());
+
   const lists = new RequestLists(m, sides, CEILING, opts.duration);
   const plan: Plan = {
     scenarios,
     connections: opts.connections,
     reps: opts.reps,
     seconds: opts.duration,
+    generator: { threads: opts.wrkThreads, dir: runDir },
     targets: [
       { name: CEILING, base: ceiling.base, cpuPids: () => [ceiling.pid] },
       ...sides.map((s) => ({ name: s.name, base: s.base, cpuPids: cpuPids.get(s.name) })),
@@ -129,6 +137,7 @@ try {
   const count = scenarios.length * opts.connections.length * opts.reps * plan.targets.length;
   log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);
   await warmUp(plan, Math.max(2, opts.duration), Math.max(1, opts.duration));
+  const calibration = await calibrate(plan, constant.base, await lists.get({ name: 'company', expect: 200 }, plan.targets[0]!));
   const samples = await measureAll(plan);
   // Idle keep-alive sockets of the capture agent would hold each service's graceful shutdown
   // open for its whole grace period.
@@ -139,7 +148,8 @@ try {
 
   const rows = summarise(samples, CEILING);
   const facts: StoreFacts[] = opts.stores.map((kind, i) => ({ store: kind, recordsPerSecond: imports.get(kind)!.recordsPerSecond, peakRssMb: imports.get(kind)!.peakRssMb, startupMs: services[i]!.startupMs }));
-  process.stdout.write(`\n${formatTable(rows)}\n\n${formatLines(rows, facts, opts.scale)}\n`);
+  const verdicts = calibrationVerdicts(calibration, rows);
+  process.stdout.write(`\n${formatTable(rows)}\n\n${formatCalibration(verdicts)}\n${formatLines(rows, facts, opts.scale)}\n`);
 
   const resultsDir = join(root, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
@@ -149,7 +159,7 @@ try {
   const { samples: _samples, ...manifestSummary } = m;
   writeFileSync(
     `${base}.json`,
-    `${JSON.stringify({ startedAt: stamp, options: opts, machine, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
+    `${JSON.stringify({ startedAt: stamp, options: opts, machine, generator: { tool: 'wrk', version: wrkVersion, threads: opts.wrkThreads }, calibration: { valid: verdicts.every((v) => v.pass), verdicts, runs: calibration }, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
   );
   writeFileSync(`${base}.svg`, ratioChart(rows, `compliance-read bench, ${opts.scale} scale, ${stamp}`));
   log(`wrote ${base}.json and ${base}.svg`);
@@ -162,5 +172,5 @@ try {
   closeAgent();
 }
 log('done');
-// autocannon can leave timers behind; nothing is pending once the results are written.
+// Nothing is pending once the results are written; a stray handle must not hold the exit.
 process.exit(0);

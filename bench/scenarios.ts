@@ -1,7 +1,7 @@
 /** The measured scenarios and the request lists each one draws from, per store. */
 import type { Manifest, SampledId } from './manifest.js';
 
-/** One request autocannon may send: a path and its headers (the key's Authorization included). */
+/** One request the load generator may send: a path and its headers (the key's Authorization included). */
 export interface RequestSpec {
   path: string;
   headers: Record<string, string>;

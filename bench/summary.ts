@@ -21,6 +21,8 @@ export interface Row {
   ceilingCpuPerResponse: number;
   /** Median CPU per answer of the load generator while it drove the service (µs). */
   clientCpuPerResponse: number;
+  /** The same while it drove the ceiling (µs). */
+  ceilingClientCpuPerResponse: number;
   /** Per repetition, in order. */
   repsCpu: number[];
   /** The ceiling's own p99 for the same requests: the floor of any latency target. */
@@ -29,7 +31,11 @@ export interface Row {
   /** (max − min) ÷ median over repetitions: the noise between repetitions. */
   spread: number;
   ceilingSpread: number;
+  /** Answers of the service with another status than expected, socket errors and timeouts. */
   unexpected: number;
+  ceilingUnexpected: number;
+  /** Any unexpected answer, or a window without answers, on either side: the ratio says nothing. */
+  invalid: boolean;
   repsRps: number[];
   ceilingRepsRps: number[];
 }
@@ -75,11 +81,14 @@ export function summarise(samples: Sample[], ceilingName: string): Row[] {
       cpuPerResponse: median(group.map((s) => s.cpuPerResponse)),
       ceilingCpuPerResponse: median(ceiling.map((s) => s.cpuPerResponse)),
       clientCpuPerResponse: median(group.map((s) => s.clientCpuPerResponse)),
+      ceilingClientCpuPerResponse: median(ceiling.map((s) => s.clientCpuPerResponse)),
       repsCpu: group.map((s) => s.cpuPerResponse),
       bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),
       spread: spread(rps),
       ceilingSpread: spread(ceilingRps),
       unexpected: group.reduce((a, s) => a + s.unexpected, 0),
+      ceilingUnexpected: ceiling.reduce((a, s) => a + s.unexpected, 0),
+      invalid: [...group, ...ceiling].some((s) => s.unexpected > 0 || s.responses === 0),
       repsRps: rps,
       ceilingRepsRps: ceilingRps,
     });
