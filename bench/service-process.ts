@@ -36,7 +36,8 @@ async function awaitFirstAnswer(child: ChildProcess, base: string, probePath: st
   for (;;) {
     if (exited) throw new Error('the service exited during start-up');
     try {
-      const r = await get(base, probePath, { authorization: `Bearer ${key}` }, 2000);
+      // The first answer may take seconds on a loaded machine: the probe waits up to the deadline.
+      const r = await get(base, probePath, { authorization: `Bearer ${key}` }, Math.max(1, deadline - performance.now()));
       if (r.status === 200) return;
       throw new Error(`start-up probe ${probePath} answered ${r.status}: ${r.body.toString().slice(0, 300)}`);
     } catch (err) {
