@@ -11,6 +11,9 @@ function recordOf(request: FastifyRequest): string | null {
   return id === undefined ? null : recordKey(id).slice(0, 512);
 }
 
+/** Characters of the record id kept in the entry of a refused answer (status 400 and above). */
+export const REFUSED_RECORD_ID_CHARS = 128;
+
 let lastMs = 0;
 let lastIso = '';
 let second = -1;
@@ -44,15 +47,23 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
     }
     done();
   });
-  const record = (request: FastifyRequest, status: number, route: string): void =>
-    writer.append({
+  const record = (request: FastifyRequest, status: number, route: string): void => {
+    // A revoked or expired key is still known: its refusal belongs to the key's project.
+    const key = request.apiKey ?? request.refusedKey;
+    const recordId = recordOf(request);
+    const entry = {
       at: isoNow(),
-      keyId: request.apiKey?.id ?? null,
-      project: request.apiKey?.project ?? '',
+      keyId: key?.id ?? null,
+      project: key?.project ?? '',
       route,
-      recordId: recordOf(request),
+      // A refused request names whatever it likes: only the start of its id is kept.
+      recordId: recordId !== null && status >= 400 ? recordId.slice(0, REFUSED_RECORD_ID_CHARS) : recordId,
       status,
       requestId: request.id,
       client: request.ip ?? '',
-    });
+    };
+    // A spent budget's refusals are counted, one entry per key and address per interval.
+    if (status === 429) writer.summarize(entry);
+    else writer.append(entry);
+  };
 }

@@ -58,6 +58,28 @@ describe('AccessLogWriter', () => {
     expect(writer.pending).toBe(0);
   });
 
+  it('writes answers refused for a spent budget as one counted entry per key and address per summary interval', async () => {
+    const store = switchableLog();
+    store.up = true;
+    const batches: AccessLogBatch[] = [];
+    const append = store.appendAccessLog;
+    store.appendAccessLog = async (b) => (batches.push(...b), append(b));
+    const writer = new AccessLogWriter(store, undefined, { flushMs: 20, summaryMs: 50 });
+    const refused = (n: number, client: string): AccessLogEntry => ({ ...entry(n), status: 429, keyId: null, project: '', client });
+    for (let i = 0; i < 1_000; i++) writer.summarize(refused(i, i % 4 === 0 ? '10.0.0.2' : '10.0.0.1'));
+    for (let i = 0; i < 200 && batches.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    writer.summarize(refused(1_000, '10.0.0.1'));
+    await writer.close();
+    const written = batches.flatMap((b) => JSON.parse(b.entries) as unknown[][]).map((e) => [e[6], e[7]]);
+    // Written by the timer once the interval passed, then what close found.
+    expect(written).toEqual([
+      ['10.0.0.2', 250],
+      ['10.0.0.1', 750],
+      ['10.0.0.1', 1],
+    ]);
+    expect(writer.summarized).toBe(1_001);
+  });
+
   it('drops the oldest waiting batches past maxBuffered, never the one being written', async () => {
     const store = switchableLog();
     store.up = true;

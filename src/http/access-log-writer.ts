@@ -14,6 +14,46 @@ export interface AccessLogWriterOptions {
   batch?: number;
   /** Entries kept while the store cannot take them; past this the oldest waiting writes are dropped and counted (default 100,000). */
   maxBuffered?: number;
+  /** How often the counts of summarized answers are written, one entry per key and address (default 10 s). */
+  summaryMs?: number;
+}
+
+/** Key-and-address groups counted at once; past this, further addresses share one group whose client is '*'. */
+const MAX_SUMMARY_GROUPS = 10_000;
+
+/**
+ * Counts of answers refused for a spent budget (429), per project, key and client address: a
+ * flood of them is written as one entry per group per interval, not one per answer.
+ */
+class RefusalSummary {
+  private groups = new Map<string, AccessLogEntry>();
+  private startedAt = 0;
+
+  /** Counts one answer into its group. */
+  add(e: AccessLogEntry, now: number): void {
+    if (this.groups.size === 0) this.startedAt = now;
+    let group = `${e.project}\n${e.keyId ?? ''}\n${e.client}`;
+    let client = e.client;
+    if (!this.groups.has(group) && this.groups.size >= MAX_SUMMARY_GROUPS) {
+      group = '\n\n*';
+      client = '*';
+    }
+    const g = this.groups.get(group);
+    if (g === undefined) {
+      this.groups.set(group, { ...e, client, recordId: null, requestId: '', count: 1 });
+      return;
+    }
+    g.count! += 1;
+    if (g.route !== e.route) g.route = '*';
+  }
+
+  /** The summary entries once `intervalMs` has passed since the first count (all of them with `now` undefined), and starts afresh. */
+  take(intervalMs: number, now?: number): AccessLogEntry[] {
+    if (this.groups.size === 0 || (now !== undefined && now - this.startedAt < intervalMs)) return [];
+    const out = [...this.groups.values()];
+    this.groups = new Map();
+    return out;
+  }
 }
 
 /** The batching writer of the access log. */
@@ -33,6 +73,10 @@ export class AccessLogWriter {
   dropped = 0;
   private readonly batchSize: number;
   private readonly maxBuffered: number;
+  private readonly summary = new RefusalSummary();
+  private readonly summaryMs: number;
+  /** Answers counted into summary entries rather than written one by one. */
+  summarized = 0;
 
   constructor(
     private readonly store: AccessLogStore,
@@ -41,8 +85,10 @@ export class AccessLogWriter {
   ) {
     this.maxBuffered = options.maxBuffered ?? 100_000;
     this.batchSize = Math.min(options.batch ?? 500, this.maxBuffered);
+    this.summaryMs = options.summaryMs ?? 10_000;
     this.timer = setInterval(() => {
       this.backingOff = false;
+      for (const e of this.summary.take(this.summaryMs, performance.now())) this.append(e);
       void this.flush();
     }, options.flushMs ?? 250);
     this.timer.unref();
@@ -65,6 +111,15 @@ export class AccessLogWriter {
     if (this.draining === undefined && !this.backingOff) void this.drainOnce(false);
   }
 
+  /**
+   * Counts an answer refused for a spent budget instead of queuing it: one entry per project, key
+   * and address per summary interval stands for all of them (with their `count`).
+   */
+  summarize(entry: AccessLogEntry): void {
+    this.summarized++;
+    this.summary.add(entry, performance.now());
+  }
+
   /** Writes what is queued, in order; joins the drain already under way rather than starting another. */
   async flush(): Promise<void> {
     // A drain of full batches only may be under way: once it ends, the tail still has to go.
@@ -80,6 +135,7 @@ export class AccessLogWriter {
   /** Stops the timer and writes everything still queued. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    for (const e of this.summary.take(this.summaryMs)) this.append(e);
     await this.flush();
     // Entries that arrived while the last drain finished its final batch.
     if (this.queued > 0) await this.flush();

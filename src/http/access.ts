@@ -1,7 +1,8 @@
 /**
  * The one door to the records. A route gets data only through the ProjectReader that
  * `requireAccess` hands it after checking the key, its scope and its rate budget; the reader
- * puts the key's project into every store call, so no route can read across projects.
+ * puts the key's project into every store call, so no route can read across projects. Refusals
+ * without a valid key spend their client address's budget (`chargeRefusal`).
  */
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The key that passed the door, for the access log; absent when none did. */
     apiKey?: { id: string; project: string };
+    /** A revoked or expired key the request presented: its refusal is logged under the key's project. */
+    refusedKey?: { id: string; project: string };
   }
 }
 
@@ -45,6 +48,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   if (m === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
   const verdict = await deps.keys.verify(m[1]!);
   if (!verdict.ok) {
+    if (verdict.key !== undefined) request.refusedKey = { id: verdict.key.id, project: verdict.key.project };
     const why = verdict.reason === 'revoked' ? 'has been revoked' : verdict.reason === 'expired' ? 'has expired' : 'is not valid';
     throw new ServiceError('unauthorized', `the API key ${why}`, [], challenge);
   }
@@ -61,6 +65,38 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
     throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
   }
   return projectReader(deps.store, key.project, key.id);
+}
+
+/**
+ * The budget of refused answers per client address. A refusal of a request that no valid key
+ * passed (401, or a 400/404/405/406 answered before any key check) takes a token from its
+ * address's bucket; with none left it is answered 429 instead. A request with a valid key is
+ * never charged here: it spends its key's budget, so a flood from a shared address (a proxy, a
+ * NAT) cannot lock out the keys behind it.
+ */
+export async function chargeRefusal(refusals: RateLimiter, request: FastifyRequest, refusal: ServiceError): Promise<ServiceError> {
+  if (request.apiKey !== undefined || refusal.status < 400 || refusal.status >= 500 || refusal.code === 'rate_limited') return refusal;
+  const rate = await refusals.take(addressBudgetKey(request.ip ?? ''));
+  if (rate.allowed) return refusal;
+  return new ServiceError('rate_limited', 'too many refused requests from this address; retry later', [], { 'retry-after': String(rate.retryAfter) });
+}
+
+/**
+ * The bucket of a client address: `addr:` and the address, an IPv6 address by its /64 (what one
+ * host or site is usually given whole, so rotating within it earns no new budget).
+ */
+export function addressBudgetKey(ip: string): string {
+  if (!ip.includes(':')) return `addr:${ip}`;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped !== null) return `addr:${mapped[1]}`;
+  const [head = '', tail] = ip.split('%')[0]!.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `addr:${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */

@@ -46,6 +46,9 @@ export async function createApiKey(store: Store, opts: NewKey, now = new Date())
 /** Why a presented key was refused. */
 export type KeyRefusal = 'malformed' | 'unknown' | 'revoked' | 'expired';
 
+/** A verdict on a presented key; a revoked or expired key is still named, so its refusals are attributed to its project. */
+export type KeyVerdict = { ok: true; key: ApiKeyRecord } | { ok: false; reason: KeyRefusal; key?: ApiKeyRecord };
+
 /**
  * Verifies presented keys, keeping valid ones in memory while the store's key generation stays
  * the same: a revoke anywhere changes the generation, so it still takes effect on the next request.
@@ -59,13 +62,13 @@ export class ApiKeyVerifier {
   ) {}
 
   /** As verifyApiKey, answered from memory when nothing about keys has changed. */
-  async verify(presented: string, now = Date.now()): Promise<{ ok: true; key: ApiKeyRecord } | { ok: false; reason: KeyRefusal }> {
+  async verify(presented: string, now = Date.now()): Promise<KeyVerdict> {
     if (!KEY_FORMAT.test(presented)) return { ok: false, reason: 'malformed' };
     const generation = this.store.apiKeysGeneration();
     const hash = hashKey(presented);
     const hit = this.cache.get(hash);
     if (hit !== undefined && generation !== null && hit.generation === generation) {
-      if (hit.key.expiresAt !== null && Date.parse(hit.key.expiresAt) <= now) return { ok: false, reason: 'expired' };
+      if (hit.key.expiresAt !== null && Date.parse(hit.key.expiresAt) <= now) return { ok: false, reason: 'expired', key: hit.key };
       return { ok: true, key: hit.key };
     }
     const verdict = await verifyApiKey(this.store, presented, now);
@@ -85,7 +88,7 @@ export async function verifyApiKey(
   store: Store,
   presented: string,
   now = Date.now(),
-): Promise<{ ok: true; key: ApiKeyRecord } | { ok: false; reason: KeyRefusal }> {
+): Promise<KeyVerdict> {
   if (!KEY_FORMAT.test(presented)) return { ok: false, reason: 'malformed' };
   const hash = hashKey(presented);
   const key = await store.findApiKeyByHash(hash);
@@ -93,7 +96,7 @@ export async function verifyApiKey(
   if (key === undefined || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) {
     return { ok: false, reason: 'unknown' };
   }
-  if (key.revokedAt !== null) return { ok: false, reason: 'revoked' };
-  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return { ok: false, reason: 'expired' };
+  if (key.revokedAt !== null) return { ok: false, reason: 'revoked', key };
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return { ok: false, reason: 'expired', key };
   return { ok: true, key };
 }

@@ -55,7 +55,7 @@ export function createMetrics(): Metrics {
     }),
     rateLimitRejections: new Counter({
       name: 'crs_rate_limit_rejections_total',
-      help: 'requests refused with 429 because the API key had no tokens left',
+      help: 'requests refused with 429: the API key, or the client address for refused answers, had no tokens left',
       registers,
     }),
     rateLimiterFailOpen: new Counter({

@@ -12,8 +12,10 @@ import { acceptsJson } from './accept.js';
 import { ApiKeyVerifier } from './api-keys.js';
 import { accessLogHook } from './access-log-hook.js';
 import { AccessLogWriter, type AccessLogWriterOptions } from './access-log-writer.js';
-import { errorHandler } from './errors.js';
-import type { RateLimiter } from './rate-limit.js';
+import { chargeRefusal } from './access.js';
+import { errorHandler, toServiceError } from './errors.js';
+import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { SETTINGS } from '../config/settings.js';
 import { alertRoute } from './routes/alerts.js';
 import { companyDetailsRoute } from './routes/company-details.js';
 import { fileDownloadRoute } from './routes/file-download.js';
@@ -24,6 +26,8 @@ import { limitOptions, type ServerLimits } from './server-limits.js';
 export interface ServerDeps {
   store: Store;
   limiter: RateLimiter;
+  /** Budgets of refused answers per client address (see chargeRefusal); the settings' defaults in memory when absent. */
+  refusals?: RateLimiter;
   files: FileStore;
   /** The local file store when documents are served by this service (not S3). */
   localFiles?: LocalFileStore;
@@ -45,6 +49,14 @@ const OTHER_METHODS = ['DELETE', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
 
 /** Creates the application, ready to listen. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const refusals = deps.refusals ?? new MemoryRateLimiter(SETTINGS.refusedRateBurst.default, SETTINGS.refusedRatePerSecond.default);
+  /** Every error answer: a refusal without a valid key first spends its address's budget. */
+  const answerError = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const refusal = toServiceError(err);
+    const answer = await chargeRefusal(refusals, request, refusal);
+    errorHandler(answer === refusal ? err : answer, request, reply);
+    return reply;
+  };
   const app = Fastify({
     loggerInstance: deps.logger === false ? undefined : deps.logger,
     logger: deps.logger === false ? false : undefined,
@@ -60,7 +72,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Malformed URLs are refused by the router before any hook runs: answer them with our error body too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       reply.header('x-request-id', request.id);
-      errorHandler(error, request, reply);
+      void answerError(error, request, reply);
     },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
@@ -101,7 +113,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Runs before the service closes the store: what is queued is written first.
     app.addHook('onClose', async () => accessLog.close());
   }
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler(async () => {
     throw new ServiceError('not_found', 'no such route');
   });

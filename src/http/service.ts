@@ -10,6 +10,7 @@ import { LocalFileStore } from '../files/local-file-store.js';
 import { openStore, sqlitePath } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { timedStore } from '../store/timed-store.js';
+import { startAccessLogRetention } from './access-log-retention.js';
 import { healthRoutes } from './health.js';
 import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
 import { countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
@@ -97,6 +98,16 @@ export async function rateLimiterOf(config: Config, logger: Logger | false, metr
   });
 }
 
+/** The budgets of refused answers per client address: like rateLimiterOf, in Redis (keys `crs:rl:addr:...`) when REDIS_URL is set. */
+export async function refusalLimiterOf(config: Config, logger: Logger | false, metrics: Metrics): Promise<RateLimiter> {
+  if (config.redisUrl === undefined) return new MemoryRateLimiter(config.refusedRateBurst, config.refusedRatePerSecond);
+  const { openRedisRateLimiter } = await import('./redis-rate-limiter.js');
+  return openRedisRateLimiter(config.redisUrl, config.refusedRateBurst, config.refusedRatePerSecond, {
+    log: logger === false ? undefined : logger.child({ limiter: 'refused answers' }),
+    failOpen: metrics.rateLimiterFailOpen,
+  });
+}
+
 /** Opens everything a configuration names and starts listening. */
 export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config);
@@ -105,12 +116,14 @@ export async function startService(config: Config, options: { logger?: Logger | 
   if (hasPoolStats(opened)) watchPool(metrics, opened);
   const store = timedStore(opened, storeObserver(metrics));
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
+  const refusals = countRejections(await refusalLimiterOf(config, logger, metrics), metrics);
   const { files, local } = await fileStoreOf(config, await store.secret());
   // A separate metrics port wins; the main port serves /metrics only behind a token.
   const metricsOnMain = config.metricsPort === undefined && config.metricsToken !== undefined;
   const app = await buildServer({
     store,
     limiter,
+    refusals,
     files,
     localFiles: local,
     logger,
@@ -118,7 +131,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     cacheControl: config.cacheControl,
     limits: serverLimitsOf(config),
     corsOrigins: config.corsOrigins,
-    accessLog: config.accessLog ? {} : false,
+    accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
     plugins: [
       requestMetrics(metrics),
       healthRoutes(store),
@@ -126,6 +139,8 @@ export async function startService(config: Config, options: { logger?: Logger | 
       openApiRoutes({ basePath: config.basePath, serverUrl: config.publicUrl, version: packageVersion(), fileRoute: local !== undefined }),
     ],
   });
+  const retention =
+    config.accessLogRetentionDays === undefined ? undefined : startAccessLogRetention(store, config.accessLogRetentionDays, logger === false ? undefined : logger);
   const address = await app.listen({ port: config.port, host: config.host });
   const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, config.host, config.metricsPort);
   let closing: Promise<void> | undefined;
@@ -139,7 +154,9 @@ export async function startService(config: Config, options: { logger?: Logger | 
       closing ??= (async () => {
         await closeGracefully(app, config.shutdownGrace);
         await metricsServer?.close();
+        await retention?.stop();
         await limiter.close();
+        await refusals.close();
         await store.close();
       })();
       return closing;

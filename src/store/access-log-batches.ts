@@ -117,11 +117,13 @@ export async function gatherEntries(
         return kept.map((g) => g.entry);
       }
       const id = Number(row.id);
-      (JSON.parse(row.entries) as StoredEntry[]).forEach(([at, keyId, route, recordId, status, requestId, client], position) => {
+      (JSON.parse(row.entries) as StoredEntry[]).forEach(([at, keyId, route, recordId, status, requestId, client, count], position) => {
         if (q.since !== undefined && at < q.since) return;
         if (q.until !== undefined && at >= q.until) return;
         if (q.recordId !== undefined && recordId !== q.recordId) return;
-        kept.push({ entry: { at, keyId, project: row.project, route, recordId, status, requestId, client }, batch: id, position });
+        const entry: AccessLogEntry = { at, keyId, project: row.project, route, recordId, status, requestId, client };
+        if (count !== undefined) entry.count = count;
+        kept.push({ entry, batch: id, position });
       });
       if (kept.length >= (threshold === undefined ? q.limit : 2 * q.limit)) {
         trim();

@@ -6,8 +6,8 @@
  */
 import type { AccessLogBatch, AccessLogEntry } from './access-log.js';
 
-/** One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client]. */
-export type StoredEntry = [string, string | null, string, string | null, number, string, string];
+/** One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client], and a summary entry's count. */
+export type StoredEntry = [string, string | null, string, string | null, number, string, string, number?];
 
 /** Comma-separated JSON values in a growing buffer whose bytes live outside the JS heap. */
 class OffHeapList {
@@ -62,6 +62,7 @@ export class AccessLogChunk {
     } else if (e.at < part.firstAt) part.firstAt = e.at;
     else if (e.at > part.lastAt) part.lastAt = e.at;
     const stored: StoredEntry = [e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client];
+    if (e.count !== undefined) stored.push(e.count);
     part.entries.add(JSON.stringify(stored));
     if (e.recordId !== null) part.records.add(JSON.stringify(e.recordId));
     this.count++;

@@ -15,6 +15,11 @@ export interface AccessLogEntry {
   status: number;
   requestId: string;
   client: string;
+  /**
+   * Only on a summary entry: the number of refused answers (429, a spent budget) to this key and
+   * address it stands for, from `at` to at most a summary interval later; absent on every other entry.
+   */
+  count?: number;
 }
 
 /** Which entries to read back, newest last. */
@@ -44,4 +49,16 @@ export interface AccessLogStore {
   queryAccessLog(query: AccessLogQuery): Promise<AccessLogEntry[]>;
   /** Catches the per-record table up now (it is otherwise caught up in the background); returns the batches it covered. */
   indexAccessLog(): Promise<number>;
+}
+
+/** Retention of the access log: whole batches older than a cutoff are deleted, a bounded number at a time. */
+export interface AccessLogPruning {
+  /**
+   * Deletes at most `maxBatches` whole batches whose every entry is older than `before` (ISO
+   * 8601), with their rows in the per-record table; batches not caught up yet wait for a later
+   * call. Returns the batches and entries deleted; fewer batches than `maxBatches` means none is left.
+   */
+  pruneAccessLog(before: string, maxBatches: number): Promise<{ batches: number; entries: number }>;
+  /** What pruneAccessLog would delete before `before`, all batches counted (a dry run). */
+  countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }>;
 }

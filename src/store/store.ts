@@ -1,5 +1,5 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
-import type { AccessLogBatch, AccessLogStore } from './access-log.js';
+import type { AccessLogBatch, AccessLogPruning, AccessLogStore } from './access-log.js';
 
 /** A record's bytes as served: shaped once at import, opaque to the store. */
 export interface StoredBody {
@@ -124,7 +124,7 @@ export interface AccessLogBatchRow {
 export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow | AccessLogBatchRow;
 
 /** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
-export interface Store extends AccessLogStore {
+export interface Store extends AccessLogStore, AccessLogPruning {
   readonly dialect: 'sqlite' | 'postgres';
   getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
   getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;

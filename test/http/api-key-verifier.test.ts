@@ -36,7 +36,7 @@ describe('ApiKeyVerifier', () => {
     expect((await verifier.verify(key)).ok).toBe(true);
     expect(lookups).toBe(1);
     await ts.store.revokeApiKey(record.id, new Date().toISOString());
-    expect(await verifier.verify(key)).toEqual({ ok: false, reason: 'revoked' });
+    expect(await verifier.verify(key)).toMatchObject({ ok: false, reason: 'revoked' });
     expect(lookups).toBe(2);
   });
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
 import { createApiKey, type Scope } from '../../src/http/api-keys.js';
-import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
+import type { AccessLogWriterOptions } from '../../src/http/access-log-writer.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
 import type { Store } from '../../src/store/store.js';
@@ -27,7 +28,21 @@ export interface TestService {
 }
 
 /** Imports `lines` into a fresh store and serves it. */
-export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[]; accessLog?: false } = {}): Promise<TestService> {
+export async function startTestService(
+  lines: string[],
+  opts: {
+    rateBurst?: number;
+    ratePerSecond?: number;
+    /** Budget of refused answers per client address (default: large enough never to matter). */
+    refusedBurst?: number;
+    refusedPerSecond?: number;
+    /** The refusal budgets themselves, e.g. shared through Redis; wins over refusedBurst. */
+    refusals?: RateLimiter;
+    ttlSeconds?: number;
+    corsOrigins?: string[];
+    accessLog?: false | AccessLogWriterOptions;
+  } = {},
+): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
   const input = join(dir, 'input.ndjson');
   writeFileSync(input, lines.join('\n') + '\n');
@@ -40,6 +55,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
   const app = await buildServer({
     store,
     limiter: new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
+    refusals: opts.refusals ?? new MemoryRateLimiter(opts.refusedBurst ?? 100_000, opts.refusedPerSecond ?? 100_000),
     files,
     localFiles: files,
     logger: false,

@@ -64,3 +64,52 @@ export class CatchUpSchedule {
     this.at = performance.now();
   }
 }
+
+/**
+ * Deletes at most `max` caught-up batches whose entries are all older than `before`, project by
+ * project along the (project, first_at) index, with their rows in the per-record table, then the
+ * buckets left empty. Returns the batches and entries deleted.
+ */
+export async function prunePostgresAccessLog(pool: pg.Pool, before: string, max: number): Promise<{ batches: number; entries: number }> {
+  const done = { batches: 0, entries: 0 };
+  const nextProject = async (after: string | undefined): Promise<string | undefined> =>
+    (
+      await pool.query<{ project: string }>(
+        after === undefined ? 'SELECT project FROM access_log_batches ORDER BY project LIMIT 1' : 'SELECT project FROM access_log_batches WHERE project > $1 ORDER BY project LIMIT 1',
+        after === undefined ? [] : [after],
+      )
+    ).rows[0]?.project;
+  for (let project = await nextProject(undefined); project !== undefined && done.batches < max; project = await nextProject(project)) {
+    const r = await pool.query<{ id: string; n: number }>(
+      `WITH doomed AS (
+         DELETE FROM access_log_batches WHERE project = $1 AND id IN (
+           SELECT id FROM access_log_batches WHERE project = $1 AND first_at < $2 AND last_at < $2 AND indexed ORDER BY first_at, id LIMIT $3)
+         RETURNING id, records, jsonb_array_length(entries::jsonb) AS n),
+       gone AS (
+         DELETE FROM access_log_records r
+         USING (SELECT d.id, hashtextextended(x.value, 0) AS h FROM doomed d, jsonb_array_elements_text(d.records::jsonb) x) k
+         WHERE r.project = $1 AND r.bucket = k.id / ${BATCHES_PER_BUCKET} AND r.record_hash = k.h AND r.batch_id = k.id)
+       SELECT id, n FROM doomed`,
+      [project, before, max - done.batches],
+    );
+    if (r.rows.length === 0) continue;
+    done.batches += r.rows.length;
+    for (const row of r.rows) done.entries += Number(row.n);
+    const buckets = [...new Set(r.rows.map((row) => Math.floor(Number(row.id) / BATCHES_PER_BUCKET)))];
+    await pool.query(
+      `DELETE FROM access_log_buckets b WHERE b.project = $1 AND b.bucket = ANY($2::bigint[])
+       AND NOT EXISTS (SELECT 1 FROM access_log_batches a WHERE a.project = $1 AND a.id >= b.bucket * ${BATCHES_PER_BUCKET} AND a.id < (b.bucket + 1) * ${BATCHES_PER_BUCKET})`,
+      [project, buckets],
+    );
+  }
+  return done;
+}
+
+/** The batches (and their entries) whose entries are all older than `before`. */
+export async function countPostgresAccessLogBefore(pool: pg.Pool, before: string): Promise<{ batches: number; entries: number }> {
+  const r = await pool.query<{ batches: string; entries: string }>(
+    'SELECT count(*) AS batches, coalesce(sum(jsonb_array_length(entries::jsonb)), 0) AS entries FROM access_log_batches WHERE first_at < $1 AND last_at < $1',
+    [before],
+  );
+  return { batches: Number(r.rows[0]!.batches), entries: Number(r.rows[0]!.entries) };
+}

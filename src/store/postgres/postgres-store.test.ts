@@ -296,6 +296,24 @@ describe.runIf(runIt)('PostgreSQL store', () => {
     expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
   });
 
+  it('prunes whole caught-up batches older than a cutoff with their per-record rows and emptied buckets, and nothing newer', async () => {
+    const old = (i: number, recordId: string) => ({ ...accessLogEntry(i % 60, recordId, 'log-prune'), at: '2020-01-01T00:00:00.000Z', requestId: `old-${i}` });
+    const n = BATCHES_PER_BUCKET + 10;
+    for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([old(i, `r-${i % 7}`)]));
+    await store.appendAccessLog(batchesOf([accessLogEntry(1, 'r-1', 'log-prune'), accessLogEntry(2, 'r-new', 'log-prune')]));
+    await store.indexAccessLog();
+    await store.appendAccessLog(batchesOf([old(n, 'r-3')])); // not caught up yet: stays for later
+    const count = async (table: string): Promise<number> => (await store.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE project = 'log-prune'`)).rows[0].n;
+    expect(await count('access_log_buckets')).toBeGreaterThanOrEqual(2);
+    let pruned = 0;
+    for (let r = await store.pruneAccessLog('2021-01-01T00:00:00.000Z', 100); r.batches > 0; r = await store.pruneAccessLog('2021-01-01T00:00:00.000Z', 100)) pruned += r.batches;
+    expect(pruned).toBe(n);
+    expect(await count('access_log_batches')).toBe(2);
+    expect(await count('access_log_records')).toBe(2);
+    expect(await count('access_log_buckets')).toBe(1);
+    expect((await store.queryAccessLog({ project: 'log-prune', recordId: 'r-1', limit: 10 })).map((e) => e.requestId)).toEqual(['r-log-prune-1']);
+  });
+
   it('moves the access log of a schema made before batches existed into them when it migrates', async () => {
     const url = await freshSchema();
     const schema = url.match(/search_path%3D(\w+)/)![1]!;

@@ -23,7 +23,7 @@ import { migratePostgres } from './migrations.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from '../access-log.js';
 import { queryBatches, type BatchRow } from '../access-log-batches.js';
-import { CatchUpSchedule, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES } from './access-log-sql.js';
+import { CatchUpSchedule, countPostgresAccessLogBefore, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES, prunePostgresAccessLog } from './access-log-sql.js';
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
@@ -258,6 +258,14 @@ export class PostgresStore implements Store {
   }
 
   private readonly logCatchUp = new CatchUpSchedule();
+
+  async pruneAccessLog(before: string, maxBatches: number): Promise<{ batches: number; entries: number }> {
+    return guarded('pruneAccessLog', () => prunePostgresAccessLog(this.pool, before, maxBatches));
+  }
+
+  async countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }> {
+    return guarded('countAccessLogBefore', () => countPostgresAccessLogBefore(this.pool, before));
+  }
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
     return queryBatches(q, POSTGRES_BATCHES, async (sql, params) => (await guarded('queryAccessLog', () => this.pool.query<BatchRow>(sql, params))).rows);

@@ -44,6 +44,29 @@ describe('the access log in batches', () => {
     writer.close();
   });
 
+  it('prunes whole caught-up batches older than a cutoff with their per-record rows and emptied buckets, and nothing newer', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = openSqliteStore(file);
+    const n = BATCHES_PER_BUCKET + 10;
+    for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([{ ...entry(i % 60, `r-${i % 7}`), at: `2020-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, requestId: `old-${i}` }]));
+    await store.appendAccessLog(batchesOf([entry(1, 'r-1'), entry(2, 'r-new')]));
+    await store.appendAccessLog(batchesOf([{ ...entry(3, 'r-2'), at: '2020-01-01T00:00:00.000Z' }]));
+    const writer = new Database(file);
+    indexAccessLog(writer);
+    await store.appendAccessLog(batchesOf([{ ...entry(3, 'r-3'), at: '2020-01-01T00:00:00.000Z' }])); // not caught up yet: stays for later
+    const count = (table: string): unknown => (writer.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count('access_log_buckets')).toBe(2);
+    let pruned = 0;
+    for (let r = await store.pruneAccessLog('2021-01-01T00:00:00.000Z', 100); r.batches > 0; r = await store.pruneAccessLog('2021-01-01T00:00:00.000Z', 100)) pruned += r.batches;
+    expect(pruned).toBe(n + 1);
+    expect(count('access_log_batches')).toBe(2); // the new one, and the one not caught up yet
+    expect(writer.prepare('SELECT record_id FROM access_log_records ORDER BY 1').pluck().all()).toEqual(['r-1', 'r-new']);
+    expect(count('access_log_buckets')).toBe(1);
+    expect((await store.queryAccessLog({ project: 'proj-a', recordId: 'r-1', limit: 10 })).map((e) => e.requestId)).toEqual(['r-proj-a-1']);
+    writer.close();
+  });
+
   it('finds a record’s reads in every bucket of the per-record table', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');

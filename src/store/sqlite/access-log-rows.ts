@@ -45,3 +45,45 @@ export function catchUpAccessLog(db: Database.Database): number {
   db.pragma('wal_checkpoint(PASSIVE)');
   return covered;
 }
+
+/**
+ * Deletes at most `max` caught-up batches whose entries are all older than `before`, project by
+ * project along the (project, first_at) index, with their rows in the per-record table and the
+ * buckets left empty; one transaction. Returns the batches and entries deleted.
+ */
+export function pruneAccessLog(db: Database.Database, before: string, max: number): { batches: number; entries: number } {
+  const first = db.prepare('SELECT project FROM access_log_batches ORDER BY project LIMIT 1').pluck();
+  const next = db.prepare('SELECT project FROM access_log_batches WHERE project > ? ORDER BY project LIMIT 1').pluck();
+  const doomed = db.prepare(
+    `SELECT id, records, json_array_length(entries) AS n FROM access_log_batches
+     WHERE project = ? AND first_at < ? AND last_at < ? AND indexed = 1 ORDER BY first_at, id LIMIT ?`,
+  );
+  const dropRecord = db.prepare('DELETE FROM access_log_records WHERE project = ? AND bucket = ? AND record_id = ? AND batch_id = ?');
+  const dropBatch = db.prepare('DELETE FROM access_log_batches WHERE id = ?');
+  const dropBucket = db.prepare('DELETE FROM access_log_buckets WHERE project = ? AND bucket = ? AND NOT EXISTS (SELECT 1 FROM access_log_batches WHERE id >= ? AND id < ? AND project = ?)');
+  return db
+    .transaction(() => {
+      const done = { batches: 0, entries: 0 };
+      for (let project = first.get() as string | undefined; project !== undefined && done.batches < max; project = next.get(project) as string | undefined) {
+        const buckets = new Set<number>();
+        for (const b of doomed.all(project, before, before, max - done.batches) as { id: number; records: string; n: number }[]) {
+          const bucket = Math.floor(b.id / BATCHES_PER_BUCKET);
+          for (const record of JSON.parse(b.records) as string[]) dropRecord.run(project, bucket, record, b.id);
+          dropBatch.run(b.id);
+          buckets.add(bucket);
+          done.batches++;
+          done.entries += b.n;
+        }
+        for (const bucket of buckets) dropBucket.run(project, bucket, bucket * BATCHES_PER_BUCKET, (bucket + 1) * BATCHES_PER_BUCKET, project);
+      }
+      return done;
+    })
+    .immediate();
+}
+
+/** The batches (and their entries) whose entries are all older than `before`. */
+export function countAccessLogBefore(db: Database.Database, before: string): { batches: number; entries: number } {
+  return db
+    .prepare('SELECT count(*) AS batches, coalesce(sum(json_array_length(entries)), 0) AS entries FROM access_log_batches WHERE first_at < ? AND last_at < ?')
+    .get(before, before) as { batches: number; entries: number };
+}

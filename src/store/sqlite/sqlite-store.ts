@@ -25,7 +25,7 @@ import type {
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
-import { catchUpAccessLog, insertAccessLog } from './access-log-rows.js';
+import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
 import { guardedSync } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
@@ -322,6 +322,20 @@ export class SqliteStore implements Store {
 
   async indexAccessLog(): Promise<number> {
     return guardedSync('access log catch-up', () => catchUpAccessLog(this.db));
+  }
+
+  async pruneAccessLog(before: string, maxBatches: number): Promise<{ batches: number; entries: number }> {
+    // On the serving connection, like the log's writes, and likewise never waiting for a lock: busy, the next round retries.
+    this.db.pragma('busy_timeout = 0');
+    try {
+      return guardedSync('access log prune', () => pruneAccessLog(this.db, before, maxBatches));
+    } finally {
+      this.db.pragma('busy_timeout = 10000');
+    }
+  }
+
+  async countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }> {
+    return countAccessLogBefore(this.db, before);
   }
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
