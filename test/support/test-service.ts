@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
 import { createApiKey, type Scope } from '../../src/http/api-keys.js';
-import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
 import type { Store } from '../../src/store/store.js';
@@ -27,7 +27,7 @@ export interface TestService {
 }
 
 /** Imports `lines` into a fresh store and serves it. */
-export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[]; accessLog?: false } = {}): Promise<TestService> {
+export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; limiter?: RateLimiter; ttlSeconds?: number; corsOrigins?: string[]; accessLog?: false } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
   const input = join(dir, 'input.ndjson');
   writeFileSync(input, lines.join('\n') + '\n');
@@ -39,7 +39,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
   const files = new LocalFileStore({ dir: join(dir, 'files'), secret, publicBaseUrl: `http://127.0.0.1:${port}`, basePath: '/v1', ttlSeconds: opts.ttlSeconds ?? 900 });
   const app = await buildServer({
     store,
-    limiter: new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
+    limiter: opts.limiter ?? new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
     files,
     localFiles: files,
     logger: false,
