@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { acceptsJson, pickEncoding } from './accept.js';
 
 describe('pickEncoding', () => {
-  it('prefers gzip, then br, and honours q=0', () => {
+  it('prefers gzip whenever it is acceptable, whatever weight br has; br only when gzip is not; honours q=0', () => {
     expect(pickEncoding('gzip, deflate, br')).toBe('gzip');
-    expect(pickEncoding('br;q=1, gzip;q=0.5')).toBe('br');
+    expect(pickEncoding('br, gzip')).toBe('gzip');
+    expect(pickEncoding('br;q=1, gzip;q=0.5')).toBe('gzip');
+    expect(pickEncoding('br, gzip;q=0.001')).toBe('gzip');
+    expect(pickEncoding('br')).toBe('br');
+    expect(pickEncoding('br, *;q=0')).toBe('br');
     expect(pickEncoding('gzip;q=0, br')).toBe('br');
     expect(pickEncoding('*')).toBe('gzip');
     expect(pickEncoding('identity')).toBe('identity');

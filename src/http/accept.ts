@@ -47,7 +47,10 @@ export type Encoding = 'gzip' | 'br' | 'identity';
 
 const encodingOf = keepingLast(parseEncoding);
 
-/** Picks the response encoding from Accept-Encoding: gzip first (it is stored ready), then br. */
+/**
+ * Picks the response encoding from Accept-Encoding: gzip whenever it is acceptable at all (it is
+ * stored ready, whatever weight br has), br only when gzip is not, else identity.
+ */
 export function pickEncoding(header: string | undefined): Encoding {
   return header === undefined || header === '' ? 'identity' : encodingOf(header);
 }
@@ -64,7 +67,7 @@ function parseEncoding(header: string): Encoding {
     if (name.trim() !== '') q[name.trim()] = Number.isFinite(weight) ? weight : 0;
   }
   const of = (name: string): number => q[name] ?? q['*'] ?? 0;
-  if (of('gzip') > 0 && of('gzip') >= of('br')) return 'gzip';
+  if (of('gzip') > 0) return 'gzip';
   if (of('br') > 0) return 'br';
   return 'identity';
 }

@@ -28,6 +28,8 @@ export interface ProjectReader {
   getAlert(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, need: BodyNeed): Promise<StoredExecution[]>;
+  /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
+  readonly charge: (tokens: number) => void;
 }
 
 /** Everything the door needs. */
@@ -64,7 +66,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   if (!key.scopes.includes(scope)) {
     throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
   }
-  return projectReader(deps.store, key.project, key.id);
+  return projectReader(deps, key.project, key.id);
 }
 
 /**
@@ -100,7 +102,7 @@ export function addressBudgetKey(ip: string): string {
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */
-function projectReader(store: Store, project: string, keyId: string): ProjectReader {
+function projectReader({ store, limiter }: AccessDeps, project: string, keyId: string): ProjectReader {
   return {
     project,
     keyId,
@@ -108,5 +110,6 @@ function projectReader(store: Store, project: string, keyId: string): ProjectRea
     getAlert: (id, need) => store.getAlert(project, recordKey(id), need),
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, need) => store.listExecutions(project, recordKey(customerId), filter, after, limit, need),
+    charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

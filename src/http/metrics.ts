@@ -91,6 +91,7 @@ export function countRejections(limiter: RateLimiter, metrics: Metrics): RateLim
       if (!d.allowed) metrics.rateLimitRejections.inc();
       return d;
     },
+    charge: (key, tokens) => limiter.charge(key, tokens),
     close: () => limiter.close(),
   };
 }

@@ -14,6 +14,12 @@ export interface RateDecision {
 /** A rate limiter shared by every route; in-process or backed by Redis. */
 export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
+  /**
+   * Debits `tokens` more for an answer that cost more than the token taken at the door. The
+   * bucket may go below zero: the key's next requests are refused until the debt is refilled.
+   * Never awaited by an answer.
+   */
+  charge(key: string, tokens: number): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,14 @@ export class MemoryRateLimiter implements RateLimiter {
     const allowed = b.tokens >= 1;
     if (allowed) b.tokens -= 1;
     return decision(allowed, b.tokens, this.burst, this.perSecond);
+  }
+
+  charge(key: string, tokens: number): void {
+    const t = this.now();
+    const b = this.buckets.get(key) ?? { tokens: this.burst, at: t };
+    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.perSecond) - tokens;
+    b.at = t;
+    this.buckets.set(key, b);
   }
 
   async close(): Promise<void> {}

@@ -65,6 +65,37 @@ describe.runIf(runIt)('Redis rate limiter', () => {
     }
   });
 
+  it('charges a debit that the next take sees without waiting for it, below zero like the memory limiter', async () => {
+    const redis = await openRedisRateLimiter(REDIS_URL, 10, 0.5);
+    const memory = new MemoryRateLimiter(10, 0.5);
+    try {
+      const steps: (['take'] | ['charge', number])[] = [['take'], ['charge', 3], ['take'], ['charge', 12], ['take'], ['take']];
+      const seen: { redis: [boolean, number, number]; memory: [boolean, number, number] }[] = [];
+      for (const step of steps) {
+        if (step[0] === 'charge') {
+          // Not awaited, as an answer does not wait: the next take still sees it.
+          redis.charge('debit', step[1]);
+          memory.charge('debit', step[1]);
+          continue;
+        }
+        const [r, m] = [await redis.take('debit'), await memory.take('debit')];
+        seen.push({ redis: [r.allowed, r.remaining, r.retryAfter], memory: [m.allowed, m.remaining, m.retryAfter] });
+      }
+      // 10 → 9 → (−3) 6 → 5 → (−12) −7: refused, 8 tokens short of one, 16 s at 0.5 a second.
+      expect(seen.map((s) => s.memory)).toEqual([
+        [true, 9, 0],
+        [true, 5, 0],
+        [false, 0, 16],
+        [false, 0, 16],
+      ]);
+      expect(seen.map((s) => s.redis)).toEqual(seen.map((s) => s.memory));
+      // In debt the bucket is full again only after (10 + 7) / 0.5 = 34 s: the key lives that long.
+      expect(await probe.pttl(`${KEY_PREFIX}debit`)).toBeGreaterThan(33_000);
+    } finally {
+      await redis.close();
+    }
+  });
+
   it('holds one budget across two service processes sharing the key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crs-redis-'));
     const db = join(dir, 'store.db');

@@ -41,6 +41,26 @@ return {allowed, tostring(tokens)}
 `;
 const TAKE_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
 
+/** KEYS[1] bucket; ARGV[1] burst, ARGV[2] tokens per second, ARGV[3] tokens to debit. Refills like the take, then debits, below zero if need be. */
+const CHARGE_SCRIPT = `
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then
+  tokens = burst
+  at = now
+end
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate) - cost
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((burst - tokens) / rate * 1000)))
+return 1
+`;
+
 /** What the limiter reports to; both optional so tests can build a bare limiter. */
 export interface RedisLimiterOptions {
   log?: Logger;
@@ -79,6 +99,17 @@ export class RedisRateLimiter implements RateLimiter {
       this.options.failOpen?.inc();
       return decision(true, this.burst, this.burst, this.perSecond);
     }
+  }
+
+  /**
+   * Fire-and-forget: the answer does not wait for Redis. The command is written on the one
+   * connection every take of this replica uses, and Redis runs a connection's commands in order,
+   * so the debit lands before this replica's next take. It is sent as EVAL (never a NOSCRIPT
+   * round trip that a later take could overtake); only heavy answers send one. A debit Redis
+   * does not answer is lost, as a take fails open.
+   */
+  charge(key: string, tokens: number): void {
+    this.redis.eval(CHARGE_SCRIPT, 1, KEY_PREFIX + key, String(this.burst), String(this.perSecond), String(tokens)).catch((err: Error) => this.fail(err));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-/** Writes stored record bytes to the wire: ETag and 304, gzip from stored pieces, br on the fly. */
+/** Writes stored record bytes to the wire: ETag and 304, gzip from stored pieces, br on the fly (bounded), and the answer's cost. */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,9 +6,11 @@ import { gzipFromPieces, storedPiece, type GzipPiece } from '../wire/gzip-pieces
 import type { Splice } from '../wire/json-splices.js';
 import { gzipPieces, identityPieces, parseLayout, type ParsedLayout, type SpliceValue, type WireBody } from '../wire/wire-body.js';
 import { pickEncoding, type Encoding } from './accept.js';
+import { answerCost, PER_REQUEST_COMPRESSION_MAX_BYTES } from './answer-cost.js';
 
 const brotli = promisify(zlib.brotliCompress);
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+// Quality 1: a third of quality 4's CPU for an answer about 11 % larger (docs/operations.md).
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
 
 /** What a response is made of: either one stored record or a JSON array of them. */
 export type Payload = { kind: 'record'; item: WireBody } | { kind: 'array'; items: readonly WireBody[] };
@@ -20,6 +22,8 @@ export interface SendOptions {
   cacheControl: string;
   /** Value served in place of each spliced document URL (the S3 presigner answers async). */
   splice?: (splice: Splice) => string | Promise<string>;
+  /** Debits the key's rate budget for the answer's cost beyond the door's token; called only when there is some. */
+  charge?: (tokens: number) => void;
 }
 
 const OPEN = Buffer.from('[');
@@ -44,12 +48,18 @@ function notModified(request: FastifyRequest, etag: string): boolean {
 /** The parsed layout of each item, in the payload's order. */
 type Layouts = ParsedLayout[];
 
-/** Sends a payload with the encoding the client prefers, or 304 when it already has it. */
+/** Sends a payload with the encoding the client prefers, or 304 when it already has it; charges what the answer cost beyond the door's token. */
 export async function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: Payload, opts: SendOptions): Promise<void> {
-  const encoding: Encoding = pickEncoding(request.headers['accept-encoding']);
+  const items = payload.kind === 'record' ? 1 : payload.items.length;
+  const negotiated: Encoding = pickEncoding(request.headers['accept-encoding']);
+  const stored = negotiated === 'gzip' && gzipStored(payload);
+  // Compression per request is bounded: a larger answer goes uncompressed (identity is always acceptable).
+  const encoding: Encoding = negotiated === 'identity' || stored || plainLength(payload) <= PER_REQUEST_COMPRESSION_MAX_BYTES ? negotiated : 'identity';
   const tag = encoding === 'identity' ? opts.etag : `${opts.etag}-${encoding === 'gzip' ? 'gz' : 'br'}`;
   reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl).header('vary', 'Accept-Encoding');
   if (notModified(request, opts.etag)) {
+    // No body is built, but the page's rows were read.
+    charge(opts, 0, items, false);
     await reply.code(304).send();
     return;
   }
@@ -63,11 +73,13 @@ export async function sendPayload(request: FastifyRequest, reply: FastifyReply, 
   if (encoding === 'gzip') {
     const pieces = gzipOf(payload, layouts, splice);
     if (pieces !== null) {
+      charge(opts, rawLength(pieces), items, false);
       await reply.header('content-encoding', 'gzip').send(Buffer.concat(gzipFromPieces(pieces)));
       return;
     }
   }
   const body = joined(identityOf(payload, layouts, splice));
+  charge(opts, body.length, items, encoding !== 'identity');
   if (encoding === 'identity') {
     await reply.send(body);
     return;
@@ -77,6 +89,32 @@ export async function sendPayload(request: FastifyRequest, reply: FastifyReply, 
     return;
   }
   await reply.header('content-encoding', 'br').send(await brotli(body, BROTLI_OPTIONS));
+}
+
+/** Debits what an answer costs beyond the token its request took at the door; nothing to do (no call) for a cheap one. */
+function charge(opts: SendOptions, jsonBytes: number, items: number, compressedPerRequest: boolean): void {
+  const extra = answerCost(jsonBytes, items, compressedPerRequest) - 1;
+  if (extra > 0) opts.charge?.(extra);
+}
+
+/** True when every item has gzip bytes stored, so a gzip answer needs no compression now. */
+function gzipStored(payload: Payload): boolean {
+  return payload.kind === 'record' ? payload.item.gz !== null : payload.items.every((item) => item.gz !== null);
+}
+
+/** The stored plain bytes of a payload (spliced URLs differ a little in length): what decides whether it is compressed per request. */
+function plainLength(payload: Payload): number {
+  if (payload.kind === 'record') return payload.item.body?.length ?? 0;
+  let n = payload.items.length + 1;
+  for (const item of payload.items) n += item.body?.length ?? 0;
+  return n;
+}
+
+/** The uncompressed length of the JSON that gzip pieces stand for. */
+function rawLength(pieces: readonly GzipPiece[]): number {
+  let n = 0;
+  for (const p of pieces) n += p.length;
+  return n;
 }
 
 /** One buffer of the pieces; a lone piece (a record with nothing spliced) is sent as stored, uncopied. */

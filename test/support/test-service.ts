@@ -33,6 +33,8 @@ export async function startTestService(
   opts: {
     rateBurst?: number;
     ratePerSecond?: number;
+    /** The key budgets themselves, e.g. shared through Redis; wins over rateBurst. */
+    limiter?: RateLimiter;
     /** Budget of refused answers per client address (default: large enough never to matter). */
     refusedBurst?: number;
     refusedPerSecond?: number;
@@ -54,7 +56,7 @@ export async function startTestService(
   const files = new LocalFileStore({ dir: join(dir, 'files'), secret, publicBaseUrl: `http://127.0.0.1:${port}`, basePath: '/v1', ttlSeconds: opts.ttlSeconds ?? 900 });
   const app = await buildServer({
     store,
-    limiter: new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
+    limiter: opts.limiter ?? new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
     refusals: opts.refusals ?? new MemoryRateLimiter(opts.refusedBurst ?? 100_000, opts.refusedPerSecond ?? 100_000),
     files,
     localFiles: files,

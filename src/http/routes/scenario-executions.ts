@@ -45,6 +45,7 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
     await sendPayload(request, reply, { kind: 'array', items: page }, {
       etag: hash.digest('base64url').slice(0, 27),
       cacheControl: deps.cacheControl,
+      charge: reader.charge,
     });
   });
 }

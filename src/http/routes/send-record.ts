@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FileStore } from '../../files/file-store.js';
 import type { BodyNeed, StoredRead } from '../../store/store.js';
-import type { AccessDeps } from '../access.js';
+import type { AccessDeps, ProjectReader } from '../access.js';
 import { pickEncoding } from '../accept.js';
 import { sendPayload } from '../respond.js';
 import { hasSplices } from '../../wire/wire-body.js';
@@ -22,8 +22,8 @@ export function bodyNeedOf(request: FastifyRequest): BodyNeed {
   return pickEncoding(request.headers['accept-encoding']) === 'gzip' ? 'gzip' : 'plain';
 }
 
-/** Sends a record; its ETag changes when its bytes do or when its signed URLs roll over. */
-export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, stored: StoredRead): Promise<void> {
+/** Sends a record; its ETag changes when its bytes do or when its signed URLs roll over. A large one is charged to `reader`'s key. */
+export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, stored: StoredRead): Promise<void> {
   const now = Date.now();
   const spliced = hasSplices(stored.wire);
   await sendPayload(request, reply, { kind: 'record', item: stored }, {
@@ -31,5 +31,6 @@ export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply
     cacheControl: deps.cacheControl,
     // A document without an objectKey has no file to sign: its stored URL is still never served.
     splice: (s) => (s.objectKey === undefined ? '' : deps.files.signUrl({ ...s, objectKey: s.objectKey }, now)),
+    charge: reader.charge,
   });
 }
