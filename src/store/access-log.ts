@@ -45,3 +45,15 @@ export interface AccessLogStore {
   /** Catches the per-record table up now (it is otherwise caught up in the background); returns the batches it covered. */
   indexAccessLog(): Promise<number>;
 }
+
+/**
+ * A catch-up of the per-record table that failed: all of it (`batch` absent), or one batch,
+ * which stays flagged (queries still read it) while the others are caught up.
+ */
+export interface AccessLogIndexFailure {
+  err: Error;
+  batch?: { project: string; id: number };
+}
+
+/** Told of each failure of a catch-up: they happen in the background, where no caller sees a throw. */
+export type AccessLogIndexListener = (failure: AccessLogIndexFailure) => void;
