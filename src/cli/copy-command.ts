@@ -23,8 +23,9 @@ export function sameStore(a: string, b: string): boolean {
 export async function runCopy(
   from: string,
   to: string,
-  options: { chunkRows: number; force: boolean; onProgress?: (counts: CopyCounts, seconds: number) => void },
+  options: { chunkRows: number; force: boolean; onProgress?: (counts: CopyCounts, seconds: number) => void; warn?: (line: string) => void },
 ): Promise<CopyReport> {
+  const warn = options.warn ?? ((line: string): void => void process.stderr.write(`${line}\n`));
   if (sameStore(from, to)) throw new Error('--from and --to name the same store');
   // Opening a SQLite path creates the file: a mistyped source would copy an empty store.
   if (!isPostgresUrl(from) && !existsSync(sqlitePath(from))) throw new Error(`--from: no SQLite store at ${sqlitePath(from)}`);
@@ -33,6 +34,9 @@ export async function runCopy(
   const source = await openStore(from, storeOptions);
   try {
     const target = await openStore(to, { ...storeOptions, bulkWrites: true });
+    target.onAccessLogIndexFailure(({ err, batch }) =>
+      warn(`access log catch-up failed${batch === undefined ? '' : ` for batch ${batch.id} of project ${JSON.stringify(batch.project)} (it stays flagged; queries still read it)`}: ${err.message}`),
+    );
     try {
       const started = performance.now();
       const elapsed = (): number => (performance.now() - started) / 1000;
@@ -40,6 +44,7 @@ export async function runCopy(
         chunkRows: options.chunkRows,
         force: options.force,
         onProgress: (c) => options.onProgress?.(c, elapsed()),
+        onRewritten: (row) => warn(`copied ${row} with NUL or unpaired surrogate characters replaced by U+FFFD (the target cannot hold them)`),
       });
       const seconds = elapsed();
       const rows = totalRows(counts);

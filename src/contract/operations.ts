@@ -18,7 +18,10 @@ export interface QueryParameter {
   parse?: 'integer';
 }
 
-/** One read operation of the service. */
+/**
+ * One read operation of the service. Beyond its own schema, every path and query value must be
+ * storable text (no NUL, no unpaired surrogate: storable-text.ts), for every operation alike.
+ */
 export interface Operation {
   operationId: string;
   summary: string;

@@ -13,11 +13,16 @@ export function decodeCursor(secret: Buffer, queryId: string, cursor: string): E
   const dot = cursor.indexOf('.');
   if (dot <= 0 || cursor.length > 4096) return undefined;
   const payload = cursor.slice(0, dot);
-  const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
-  const expected = Buffer.from(sign(secret, queryId, payload), 'base64url');
+  // Compare the canonical encodings: decoding the given signature first would accept variants of
+  // it ('=' padding, '+' and '/', other spare bits in its last character).
+  const given = Buffer.from(cursor.slice(dot + 1), 'utf8');
+  const expected = Buffer.from(sign(secret, queryId, payload), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const bytes = Buffer.from(payload, 'base64url');
+  // Only the spelling the service issues: a payload decoding the same from other text is not it.
+  if (bytes.toString('base64url') !== payload) return undefined;
   try {
-    const [sortKey, executionId] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
+    const [sortKey, executionId] = JSON.parse(bytes.toString('utf8')) as unknown[];
     if (typeof sortKey !== 'string' || typeof executionId !== 'string') return undefined;
     return { sortKey, executionId };
   } catch {

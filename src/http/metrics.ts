@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Store } from '../store/store.js';
 import type { StoreObserver } from '../store/timed-store.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
 
@@ -16,6 +17,7 @@ export interface Metrics {
   storeDuration: Histogram<'operation' | 'outcome'>;
   rateLimitRejections: Counter;
   rateLimiterFailOpen: Counter;
+  accessLogIndexFailures: Counter<'scope'>;
 }
 
 /** A source of pool counts: PostgresStore has one, SQLite has no pool. */
@@ -63,6 +65,12 @@ export function createMetrics(): Metrics {
       help: 'requests allowed without a rate limit check because Redis did not answer',
       registers,
     }),
+    accessLogIndexFailures: new Counter({
+      name: 'crs_access_log_index_failures_total',
+      help: 'failed catch-ups of the access log per-record table: of all waiting batches at once (scope catch_up), or of one batch (scope batch)',
+      labelNames: ['scope'] as const,
+      registers,
+    }),
   };
 }
 
@@ -81,6 +89,11 @@ export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void
 /** The observer that feeds store call timings (src/store/timed-store.ts) into the histogram. */
 export function storeObserver(metrics: Metrics): StoreObserver {
   return (operation, outcome, seconds) => metrics.storeDuration.observe({ operation, outcome }, seconds);
+}
+
+/** Counts each failed catch-up of the store's access log per-record table. */
+export function countIndexFailures(store: Pick<Store, 'onAccessLogIndexFailure'>, metrics: Metrics): void {
+  store.onAccessLogIndexFailure(({ batch }) => metrics.accessLogIndexFailures.inc({ scope: batch === undefined ? 'catch_up' : 'batch' }));
 }
 
 /** Wraps a limiter so each refusal is counted. */

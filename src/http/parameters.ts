@@ -4,6 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import { addContractFormats } from '../contract/formats.js';
 import type { Operation } from '../contract/operations.js';
 import { ServiceError, type Problem } from '../contract/error-codes.js';
+import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js';
 
 const ajv = addContractFormats(new Ajv2020({ allErrors: false, strict: false }));
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -43,7 +44,9 @@ export function parseParameters(op: Operation, pathParams: Record<string, string
   const path: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, def] of pathEntries(op)) {
     const value = pathParams[name] ?? '';
-    if (!check(def.schema, value)) problems.push({ message: `${name}: ${describe(def.schema)}` });
+    // Before any schema: the rule holds for every parameter, whatever its own schema allows.
+    if (!isStorableText(value)) problems.push({ message: `${name}: ${UNSTORABLE_MESSAGE}` });
+    else if (!check(def.schema, value)) problems.push({ message: `${name}: ${describe(def.schema)}` });
     path[name] = value;
   }
   const query: Parameters['query'] = Object.create(null) as Parameters['query'];
@@ -80,6 +83,10 @@ function readQuery(op: Operation, search: string, query: Parameters['query'], pr
     }
     const parsed: (string | number)[] = [];
     for (const raw of values) {
+      if (!isStorableText(raw)) {
+        problems.push({ message: `${name}: ${UNSTORABLE_MESSAGE}` });
+        continue;
+      }
       const value = def.parse === 'integer' && /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw;
       if (!check(def.schema, value)) problems.push({ message: `${name}: ${describe(def.schema)}, got ${JSON.stringify(raw.slice(0, 100))}` });
       else parsed.push(value);

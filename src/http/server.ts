@@ -110,6 +110,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   if (deps.accessLog !== false) {
     const accessLog = new AccessLogWriter(deps.store, deps.logger === false ? undefined : app.log, deps.accessLog);
     accessLogHook(app, deps.basePath, accessLog);
+    // The store catches the per-record table up in the background, where no caller sees a throw.
+    deps.store.onAccessLogIndexFailure(({ err, batch }) =>
+      app.log.error({ err, batch }, batch === undefined ? 'access log catch-up failed; batches it could not cover stay flagged for the next one' : 'access log catch-up failed for one batch; it stays flagged, the others were caught up'),
+    );
     // Runs before the service closes the store: what is queued is written first.
     app.addHook('onClose', async () => accessLog.close());
   }

@@ -13,7 +13,7 @@ import { timedStore } from '../store/timed-store.js';
 import { startAccessLogRetention } from './access-log-retention.js';
 import { healthRoutes } from './health.js';
 import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
-import { countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
+import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { serverLimitsOf } from './server-limits.js';
 import { closeGracefully } from './shutdown.js';
@@ -114,6 +114,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
   const metrics = createMetrics();
   const opened = await openStore(config.databaseUrl, { ...storeOptionsOf(config), readThread: true });
   if (hasPoolStats(opened)) watchPool(metrics, opened);
+  countIndexFailures(opened, metrics);
   const store = timedStore(opened, storeObserver(metrics));
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
   const refusals = countRejections(await refusalLimiterOf(config, logger, metrics), metrics);

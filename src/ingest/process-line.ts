@@ -1,5 +1,6 @@
 /** One input line through parsing, validation and shaping: the same steps inline or in a worker. */
 import { validateRecord } from '../contract/index.js';
+import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js';
 import type { Upsert } from '../store/store.js';
 import { parseEnvelope, type LineIssue } from './envelope.js';
 import { shapeRecord } from './shape-record.js';
@@ -15,5 +16,30 @@ export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult
   if (!parsed.ok) return { kind: 'reject', issues: parsed.issues };
   const checked = validateRecord(parsed.envelope.kind, parsed.envelope.record);
   if (!checked.ok) return { kind: 'reject', issues: checked.issues.map((i) => ({ path: `/record${i.path}`, message: i.message })) };
-  return { kind: 'record', upsert: shapeRecord(parsed.envelope, gzipLevel), warnings: checked.warnings.length };
+  const upsert = shapeRecord(parsed.envelope, gzipLevel);
+  const unstorable = unstorableKeys(upsert, parsed.envelope.record);
+  if (unstorable.length > 0) return { kind: 'reject', issues: unstorable };
+  return { kind: 'record', upsert, warnings: checked.warnings.length };
+}
+
+/**
+ * The values the store keeps in columns of their own (the body stays JSON, escapes and all) that
+ * hold NUL or lone surrogates: PostgreSQL would refuse the whole batch the line is written with.
+ */
+function unstorableKeys(u: Upsert, record: Record<string, unknown>): LineIssue[] {
+  const issues: LineIssue[] = [];
+  const check = (path: string, value: string | null): void => {
+    if (value !== null && !isStorableText(value)) issues.push({ path, message: UNSTORABLE_MESSAGE });
+  };
+  if (u.kind === 'execution') {
+    check('/cmsProjectId', u.project);
+    check('/record/execution_id', u.executionId);
+    check('/record/execution_status', u.status);
+    const scenarios = (record.scenario_executions ?? []) as { scenarioId?: unknown }[];
+    scenarios.forEach((sc, i) => check(`/record/scenario_executions/${i}/scenarioId`, typeof sc.scenarioId === 'string' ? sc.scenarioId : null));
+  } else {
+    check('/record/cmsProjectId', u.project);
+    check('/record/id', u.key);
+  }
+  return issues;
 }

@@ -4,7 +4,8 @@
  * its index entries. A per-record table names the batches holding a record's reads; it is caught
  * up in bulk (batches not in it yet are flagged), and reads gather entries batch by batch.
  */
-import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from './access-log.js';
+import { storableText } from '../contract/storable-text.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogIndexFailure, AccessLogIndexListener, AccessLogQuery } from './access-log.js';
 import { AccessLogChunk, type StoredEntry } from './access-log-chunk.js';
 
 /** A batch row as read back. */
@@ -136,4 +137,26 @@ export async function gatherEntries(
       return kept.map((g) => g.entry);
     }
   }
+}
+
+/** The listeners of a store's catch-up failures. */
+export class IndexFailureListeners {
+  private readonly listeners: AccessLogIndexListener[] = [];
+
+  add(listener: AccessLogIndexListener): void {
+    this.listeners.push(listener);
+  }
+
+  report(failure: AccessLogIndexFailure): void {
+    for (const l of this.listeners) l(failure);
+  }
+}
+
+/**
+ * The record ids of one batch as the per-record table keys them, read in JavaScript rather than
+ * by the database's JSON functions: a batch an older version wrote may hold ids with NUL or lone
+ * surrogates (as JSON escapes), which those refuse; here they become U+FFFD, as new entries do.
+ */
+export function batchRecordIds(records: string): string[] {
+  return [...new Set((JSON.parse(records) as unknown[]).filter((r): r is string => typeof r === 'string').map(storableText))];
 }

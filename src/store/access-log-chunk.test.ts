@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from './access-log.js';
 import { AccessLogChunk, type StoredEntry } from './access-log-chunk.js';
+import { storableText } from '../contract/storable-text.js';
 
 const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({
   at: fc.date({ min: new Date('2026-01-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString()),
@@ -16,7 +17,7 @@ const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({
 });
 
 describe('AccessLogChunk', () => {
-  it('gives back every entry of each project in arrival order, with its time span and distinct records', () => {
+  it('gives back every entry of each project in arrival order (NUL and lone surrogates as U+FFFD), with its time span and distinct records', () => {
     fc.assert(
       fc.property(fc.array(entryArb, { maxLength: 400 }), (entries) => {
         const chunk = new AccessLogChunk();
@@ -28,10 +29,11 @@ describe('AccessLogChunk', () => {
         for (const b of batches) {
           const own = entries.filter((e) => e.project === b.project);
           const stored = JSON.parse(b.entries) as StoredEntry[];
-          expect(stored).toEqual(own.map((e) => [e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client]));
+          const text = (v: string | null): string | null => (v === null ? null : storableText(v));
+          expect(stored).toEqual(own.map((e) => [e.at, e.keyId, e.route, text(e.recordId), e.status, text(e.requestId), e.client]));
           const times = own.map((e) => e.at).sort();
           expect([b.firstAt, b.lastAt]).toEqual([times[0], times.at(-1)]);
-          expect(JSON.parse(b.records)).toEqual([...new Set(own.flatMap((e) => (e.recordId === null ? [] : [e.recordId])))]);
+          expect(JSON.parse(b.records)).toEqual([...new Set(own.flatMap((e) => (e.recordId === null ? [] : [storableText(e.recordId)])))]);
         }
       }),
       { numRuns: 200 },
@@ -46,5 +48,14 @@ describe('AccessLogChunk', () => {
     const stored = JSON.parse(batch!.entries) as StoredEntry[];
     expect(stored.map((e) => e[3])).toEqual(Array.from({ length: 50 }, (_, i) => `${long}${i}`));
     expect(JSON.parse(batch!.records)).toHaveLength(50);
+  });
+
+  it('stores NUL and lone surrogates as U+FFFD, keeping paired surrogates', () => {
+    const chunk = new AccessLogChunk();
+    chunk.add({ at: '2026-03-01T10:00:00.000Z', keyId: null, project: 'p', route: '/r', recordId: 'a\u0000b\ud800c\udc00😀', status: 400, requestId: 'r\u0000', client: 'c' });
+    const [batch] = chunk.batches();
+    expect(batch!.entries).not.toMatch(/\\u0000|\\ud[89a-f]/i);
+    expect((JSON.parse(batch!.entries) as StoredEntry[])[0]).toEqual(['2026-03-01T10:00:00.000Z', null, '/r', 'a\ufffdb\ufffdc\ufffd😀', 400, 'r\ufffd', 'c']);
+    expect(JSON.parse(batch!.records)).toEqual(['a\ufffdb\ufffdc\ufffd😀']);
   });
 });

@@ -4,6 +4,7 @@
  * into bytes outside the JS heap: the flush only joins them, and a long outage queues bytes
  * rather than hundreds of thousands of objects for the garbage collector to walk.
  */
+import { storableText } from '../contract/storable-text.js';
 import type { AccessLogBatch, AccessLogEntry } from './access-log.js';
 
 /** One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client], and a summary entry's count. */
@@ -61,10 +62,13 @@ export class AccessLogChunk {
       this.parts.set(e.project, part);
     } else if (e.at < part.firstAt) part.firstAt = e.at;
     else if (e.at > part.lastAt) part.lastAt = e.at;
-    const stored: StoredEntry = [e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client];
+    // A refused request is logged with whatever its URL held: NUL and lone surrogates become
+    // U+FFFD, so every store can keep (and PostgreSQL's catch-up can read) the entry.
+    const recordId = e.recordId === null ? null : storableText(e.recordId);
+    const stored: StoredEntry = [e.at, e.keyId, storableText(e.route), recordId, e.status, storableText(e.requestId), storableText(e.client)];
     if (e.count !== undefined) stored.push(e.count);
     part.entries.add(JSON.stringify(stored));
-    if (e.recordId !== null) part.records.add(JSON.stringify(e.recordId));
+    if (recordId !== null) part.records.add(JSON.stringify(recordId));
     this.count++;
   }
 

@@ -62,3 +62,15 @@ export interface AccessLogPruning {
   /** What pruneAccessLog would delete before `before`, all batches counted (a dry run). */
   countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }>;
 }
+
+/**
+ * A catch-up of the per-record table that failed: all of it (`batch` absent), or one batch,
+ * which stays flagged (queries still read it) while the others are caught up.
+ */
+export interface AccessLogIndexFailure {
+  err: Error;
+  batch?: { project: string; id: number };
+}
+
+/** Told of each failure of a catch-up: they happen in the background, where no caller sees a throw. */
+export type AccessLogIndexListener = (failure: AccessLogIndexFailure) => void;

@@ -1,4 +1,7 @@
 /** Moving a whole store to another (SQLite or PostgreSQL, either way) without re-importing. */
+import { isStorableText, storableText } from '../contract/storable-text.js';
+import type { AccessLogBatch } from './access-log.js';
+import type { StoredEntry } from './access-log-chunk.js';
 import type { Store, StoreRow } from './store.js';
 
 /** Rows copied, per table. */
@@ -22,6 +25,8 @@ export interface CopyOptions {
   force?: boolean;
   /** Called after each chunk is written, with the counts so far. */
   onProgress?: (counts: CopyCounts) => void;
+  /** Called for each row copied with NUL or lone surrogates replaced by U+FFFD (see storableRow). */
+  onRewritten?: (row: string) => void;
 }
 
 /** The target already holds records and the copy was not forced. */
@@ -68,7 +73,7 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
       next = chunks.next();
       // A read failing while this chunk is written is awaited (and thrown) on the next turn.
       next.catch(() => undefined);
-      await to.importRows(chunk.value);
+      await to.importRows(chunk.value.map((row) => storableRow(row, options.onRewritten)));
       for (const row of chunk.value) counts[COUNTED[row.kind]]++;
       options.onProgress?.({ ...counts });
     }
@@ -80,4 +85,78 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   // Copied access log batches are found by record at once, not after the target's first reads.
   if (counts.accessLogBatches > 0) await to.indexAccessLog();
   return counts;
+}
+
+/**
+ * The row with NUL and lone surrogates replaced by U+FFFD in every value the target keeps as
+ * text (records' bodies stay as they are: JSON escapes them). An older version stored such
+ * values in SQLite, which holds them; PostgreSQL refuses them, and would end the copy.
+ */
+export function storableRow(row: StoreRow, onRewritten?: (row: string) => void): StoreRow {
+  const out = rewritten(row);
+  if (out !== row) onRewritten?.(describeRow(row));
+  return out;
+}
+
+function rewritten(row: StoreRow): StoreRow {
+  switch (row.kind) {
+    case 'customer':
+    case 'alert':
+      return allStorable(row.project, row.key) ? row : { ...row, project: storableText(row.project), key: storableText(row.key) };
+    case 'execution':
+      if (allStorable(row.project, row.key, row.customerKey, row.executionId, row.status ?? '', ...row.scenarioIds)) return row;
+      return {
+        ...row,
+        project: storableText(row.project),
+        key: storableText(row.key),
+        customerKey: storableText(row.customerKey),
+        executionId: storableText(row.executionId),
+        status: row.status === null ? null : storableText(row.status),
+        scenarioIds: row.scenarioIds.map(storableText),
+      };
+    case 'bareCustomer':
+      return allStorable(row.project, row.customerKey) ? row : { ...row, project: storableText(row.project), customerKey: storableText(row.customerKey) };
+    case 'apiKey':
+      return allStorable(row.record.project, row.record.name ?? '') ? row : { ...row, record: { ...row.record, project: storableText(row.record.project), name: row.record.name === null ? null : storableText(row.record.name) } };
+    case 'accessLogBatch': {
+      const b = row.batch;
+      return UNSTORABLE_IN_JSON.test(b.entries) || UNSTORABLE_IN_JSON.test(b.records) || !isStorableText(b.project) ? { ...row, batch: storableBatch(b) } : row;
+    }
+  }
+}
+
+function allStorable(...values: string[]): boolean {
+  return values.every(isStorableText);
+}
+
+/** NUL or a surrogate, as a JSON escape or as the character itself (a paired one may match too: it is then rewritten unchanged). */
+const UNSTORABLE_IN_JSON = /\\u(0000|d[89a-f])|[\0\p{Surrogate}]/iu;
+
+/** The batch's entries and record ids parsed and written again with storable text, as new entries are (AccessLogChunk). */
+function storableBatch(b: AccessLogBatch): AccessLogBatch {
+  const text = (v: string | null): string | null => (v === null ? null : storableText(v));
+  const entries = (JSON.parse(b.entries) as StoredEntry[]).map(([at, keyId, route, recordId, status, requestId, client]): StoredEntry => [
+    at,
+    text(keyId),
+    storableText(route),
+    text(recordId),
+    status,
+    storableText(requestId),
+    storableText(client),
+  ]);
+  const records = [...new Set((JSON.parse(b.records) as string[]).map(storableText))];
+  return { ...b, project: storableText(b.project), entries: JSON.stringify(entries), records: JSON.stringify(records) };
+}
+
+function describeRow(row: StoreRow): string {
+  switch (row.kind) {
+    case 'accessLogBatch':
+      return `an access log batch of project ${JSON.stringify(row.batch.project)}`;
+    case 'apiKey':
+      return `API key ${row.record.id}`;
+    case 'bareCustomer':
+      return `customer ${JSON.stringify(row.customerKey)} of project ${JSON.stringify(row.project)}`;
+    default:
+      return `${row.kind} ${JSON.stringify(row.key)} of project ${JSON.stringify(row.project)}`;
+  }
 }

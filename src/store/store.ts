@@ -1,5 +1,5 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
-import type { AccessLogBatch, AccessLogPruning, AccessLogStore } from './access-log.js';
+import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from './access-log.js';
 
 /** A record's bytes as served: shaped once at import, opaque to the store. */
 export interface StoredBody {
@@ -126,6 +126,8 @@ export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow | AccessLogBatchRow;
 /** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
 export interface Store extends AccessLogStore, AccessLogPruning {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Calls `listener` on each failed catch-up of the access log's per-record table (see AccessLogIndexFailure). */
+  onAccessLogIndexFailure(listener: AccessLogIndexListener): void;
   getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
   getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
   /** True once any record names the customer in the project (its record or an execution). */

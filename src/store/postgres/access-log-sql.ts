@@ -1,7 +1,8 @@
 /** The access log in PostgreSQL: batch rows in, the per-record table caught up in bulk (see access-log-batches.ts). */
 import type pg from 'pg';
-import type { AccessLogBatch } from '../access-log.js';
-import { BATCHES_PER_BUCKET, type BatchDialect } from '../access-log-batches.js';
+import type { AccessLogBatch, AccessLogIndexFailure } from '../access-log.js';
+import { BATCHES_PER_BUCKET, batchRecordIds, type BatchDialect } from '../access-log-batches.js';
+import { isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 
 /**
  * How the shared batch queries are written for PostgreSQL: the per-record table holds hashes of
@@ -26,8 +27,23 @@ export async function insertAccessLogBatches(pool: pg.Pool, batches: readonly Ac
   await pool.query(`INSERT INTO access_log_batches (project, first_at, last_at, entries, records) VALUES ${tuples.join(', ')}`, values);
 }
 
-/** Adds every batch not yet in the per-record table to it; returns how many batches it covered. */
-export async function indexPostgresAccessLog(pool: pg.Pool): Promise<number> {
+/**
+ * Adds every batch not yet in the per-record table to it; returns how many batches it covered.
+ * When the one statement fails for another reason than the server, the batches are caught up one
+ * at a time, so a batch the statement cannot read never holds back the others; each failure is
+ * given to `report` (a batch failing alone stays flagged for the next catch-up).
+ */
+export async function indexPostgresAccessLog(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void): Promise<number> {
+  try {
+    return await indexAllAtOnce(pool);
+  } catch (err) {
+    if (isConnectionFailure(err)) throw err;
+    report({ err: storeErrorFrom(err, 'indexAccessLog') });
+    return indexOneByOne(pool, report);
+  }
+}
+
+async function indexAllAtOnce(pool: pg.Pool): Promise<number> {
   // One statement, one snapshot: a batch another replica commits meanwhile stays flagged for next time.
   const r = await pool.query<{ n: string }>(
     `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE NOT indexed RETURNING project, id, records),
@@ -41,6 +57,45 @@ export async function indexPostgresAccessLog(pool: pg.Pool): Promise<number> {
      SELECT count(*) AS n FROM todo`,
   );
   return Number(r.rows[0]?.n ?? 0);
+}
+
+/** Flagged batches read per round trip when catching up one at a time. */
+const ONE_BY_ONE_PAGE = 500;
+
+/** Catches up each flagged batch in its own statement, its record ids read in JavaScript (see batchRecordIds). */
+async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void): Promise<number> {
+  let covered = 0;
+  let after: [string, string, string] | undefined;
+  for (;;) {
+    const page = await pool.query<{ project: string; first_at: string; id: string; records: string }>(
+      `SELECT project, first_at, id, records FROM access_log_batches WHERE NOT indexed
+       ${after === undefined ? '' : 'AND (project, first_at, id) > ($1, $2, $3)'} ORDER BY project, first_at, id LIMIT ${ONE_BY_ONE_PAGE}`,
+      after ?? [],
+    );
+    for (const b of page.rows) {
+      try {
+        const r = await pool.query<{ n: string }>(
+          `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE project = $1 AND id = $2 AND NOT indexed RETURNING project, id),
+           added AS (
+             INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
+             SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r, 0), todo.id
+             FROM todo, unnest($3::text[]) r ORDER BY 1, 2, 3, 4),
+           buckets AS (
+             INSERT INTO access_log_buckets (project, bucket) SELECT project, id / ${BATCHES_PER_BUCKET} FROM todo
+             ON CONFLICT DO NOTHING)
+           SELECT count(*) AS n FROM todo`,
+          [b.project, b.id, batchRecordIds(b.records)],
+        );
+        covered += Number(r.rows[0]?.n ?? 0);
+      } catch (err) {
+        if (isConnectionFailure(err)) throw err;
+        report({ err: storeErrorFrom(err, 'indexAccessLog'), batch: { project: b.project, id: Number(b.id) } });
+      }
+    }
+    if (page.rows.length < ONE_BY_ONE_PAGE) return covered;
+    const last = page.rows[page.rows.length - 1]!;
+    after = [last.project, last.first_at, last.id];
+  }
 }
 
 /** A replica catches the per-record table up after this many batch rows (50,000 entries of one project), or this long after the last time. */

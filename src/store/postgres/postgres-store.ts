@@ -21,11 +21,11 @@ import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
-import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from '../access-log.js';
-import { queryBatches, type BatchRow } from '../access-log-batches.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../access-log.js';
+import { IndexFailureListeners, queryBatches, type BatchRow } from '../access-log-batches.js';
 import { CatchUpSchedule, countPostgresAccessLogBefore, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES, prunePostgresAccessLog } from './access-log-sql.js';
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
-import { guarded, isConnectionFailure } from './pg-errors.js';
+import { guarded, isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
@@ -246,18 +246,24 @@ export class PostgresStore implements Store {
     if (batches.length === 0) return;
     await guarded('appendAccessLog', () => insertAccessLogBatches(this.pool, batches));
     if (this.logCatchUp.due(batches.length)) {
-      // Off the request path already (the writer's drain); a failure leaves the batches flagged, and queries still find them.
-      await this.indexAccessLog().catch(() => undefined);
+      // Off the request path already (the writer's drain); a failure leaves the batches flagged
+      // (queries still find them) and goes to the listeners rather than to the writer.
+      await this.indexAccessLog().catch((err: unknown) => this.indexFailures.report({ err: storeErrorFrom(err, 'indexAccessLog') }));
     }
   }
 
   /** Adds the batches not yet in the per-record table to it; returns how many batches it covered. */
   async indexAccessLog(): Promise<number> {
     this.logCatchUp.started();
-    return guarded('indexAccessLog', () => indexPostgresAccessLog(this.pool));
+    return guarded('indexAccessLog', () => indexPostgresAccessLog(this.pool, (f) => this.indexFailures.report(f)));
+  }
+
+  onAccessLogIndexFailure(listener: AccessLogIndexListener): void {
+    this.indexFailures.add(listener);
   }
 
   private readonly logCatchUp = new CatchUpSchedule();
+  private readonly indexFailures = new IndexFailureListeners();
 
   async pruneAccessLog(before: string, maxBatches: number): Promise<{ batches: number; entries: number }> {
     return guarded('pruneAccessLog', () => prunePostgresAccessLog(this.pool, before, maxBatches));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import { MAX_KEYS_PER_STATEMENT, ReadBatcher, type BatchedStatement } from './read-batcher.js';
 
 const COMPANIES: BatchedStatement = { operation: 'getCompany', name: 'companies', text: 'companies' };
@@ -63,13 +64,37 @@ describe('ReadBatcher', () => {
     expect(runs.map((r) => r.keys)).toEqual([['1'], ['2']]);
   });
 
-  it('rejects every lookup of a batch with the error of its statement', async () => {
-    const failure = new Error('server gone');
-    const { batcher } = batcherOver({}, failure);
+  it('rejects every lookup of a batch with the error of its statement when the server is unavailable, asking once', async () => {
+    const failure = new StoreUnavailableError('server gone');
+    const { batcher, runs } = batcherOver({}, failure);
     const got = await Promise.allSettled([batcher.get(COMPANIES, 'a', '1'), batcher.get(COMPANIES, 'a', '2')]);
     expect(got).toEqual([
       { status: 'rejected', reason: failure },
       { status: 'rejected', reason: failure },
     ]);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('fails only the lookups of the key a batch failed on, asking each key alone after a failed batch', async () => {
+    const refused = new StoreError('invalid byte sequence');
+    const runs: string[][] = [];
+    const batcher = new ReadBatcher(async (_statement: BatchedStatement, project: string, keys: string[]) => {
+      runs.push(keys);
+      if (keys.includes('bad')) throw refused;
+      return new Map(keys.map((k) => [k, { k, project }]));
+    });
+    const got = await Promise.allSettled([
+      batcher.get(COMPANIES, 'a', '1'),
+      batcher.get(COMPANIES, 'a', 'bad'),
+      batcher.get(COMPANIES, 'a', '2'),
+      batcher.get(COMPANIES, 'a', 'bad'),
+    ]);
+    expect(got).toEqual([
+      { status: 'fulfilled', value: { k: '1', project: 'a' } },
+      { status: 'rejected', reason: refused },
+      { status: 'fulfilled', value: { k: '2', project: 'a' } },
+      { status: 'rejected', reason: refused },
+    ]);
+    expect(runs).toEqual([['1', 'bad', '2'], ['1'], ['bad'], ['2']]);
   });
 });

@@ -2,6 +2,8 @@
  * Coalesces record reads by key: the lookups that arrive in one turn of the event loop for the
  * same project and statement go to the server as one statement with the keys as an array.
  */
+import { isStoreUnavailable } from '../store-errors.js';
+
 /** Most keys one statement carries; more waiting lookups start another statement. */
 export const MAX_KEYS_PER_STATEMENT = 256;
 
@@ -67,7 +69,20 @@ export class ReadBatcher<R> {
       const byKey = await this.run(statement, project, keys);
       for (const w of waiters) w.resolve(byKey.get(w.key));
     } catch (err) {
-      for (const w of waiters) w.reject(err);
+      // An unreachable server fails every key alike; any other failure may be one key's own
+      // (a value the server refuses), so each key is asked alone and only its lookups fail.
+      if (keys.length === 1 || isStoreUnavailable(err)) for (const w of waiters) w.reject(err);
+      else await Promise.all([...waitersByKey(waiters).values()].map((alone) => this.runOne(statement, project, alone)));
     }
   }
+}
+
+function waitersByKey<R>(waiters: Waiter<R>[]): Map<string, Waiter<R>[]> {
+  const byKey = new Map<string, Waiter<R>[]>();
+  for (const w of waiters) {
+    const list = byKey.get(w.key);
+    if (list === undefined) byKey.set(w.key, [w]);
+    else list.push(w);
+  }
+  return byKey;
 }

@@ -5,6 +5,9 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../workers/start-worker.js';
+import type { AccessLogIndexFailure } from '../access-log.js';
+import { StoreError, StoreUnavailableError } from '../store-errors.js';
+import type { PostedIndexFailure } from './access-log-index-worker.js';
 
 /** How often the worker catches up (it also does once more when closed). */
 export const INDEX_EVERY_MS = 10_000;
@@ -13,10 +16,14 @@ export const INDEX_EVERY_MS = 10_000;
 export class AccessLogIndexer {
   private readonly worker: Worker;
 
-  constructor(file: string) {
-    this.worker = startWorker(import.meta.url, 'access-log-index-worker', { file, everyMs: INDEX_EVERY_MS });
-    // A failure of the thread leaves batches flagged, and queries read those too: nothing to recover.
-    this.worker.on('error', () => undefined);
+  /** `report` hears of each failed catch-up: the batches stay flagged, and queries read those too. */
+  constructor(file: string, report: (failure: AccessLogIndexFailure) => void, everyMs = INDEX_EVERY_MS) {
+    this.worker = startWorker(import.meta.url, 'access-log-index-worker', { file, everyMs });
+    this.worker.on('message', (m: PostedIndexFailure) => {
+      const err = m.unavailable ? new StoreUnavailableError(m.message) : new StoreError(m.message);
+      report(m.batch === undefined ? { err } : { err, batch: m.batch });
+    });
+    this.worker.on('error', (err) => report({ err: new StoreError(`SQLite access log catch-up thread failed: ${err.message}`, { cause: err }) }));
     // It must not keep the process alive on its own.
     this.worker.unref();
   }

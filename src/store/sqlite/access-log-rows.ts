@@ -1,7 +1,9 @@
 /** The access log in SQLite: batch rows in, the per-record table caught up in bulk, batches out in order. */
 import type Database from 'better-sqlite3';
-import type { AccessLogBatch } from '../access-log.js';
-import { BATCHES_PER_BUCKET } from '../access-log-batches.js';
+import type { AccessLogBatch, AccessLogIndexFailure } from '../access-log.js';
+import { BATCHES_PER_BUCKET, batchRecordIds } from '../access-log-batches.js';
+import { isStoreUnavailable, type StoreError } from '../store-errors.js';
+import { sqliteStoreError } from './sqlite-errors.js';
 
 const inserts = new WeakMap<Database.Database, Database.Statement>();
 
@@ -18,8 +20,22 @@ export function insertAccessLog(db: Database.Database, batches: readonly AccessL
   })();
 }
 
-/** Adds the batches not yet in the per-record table to it, in key order; returns how many batches it covered. */
-export function indexAccessLog(db: Database.Database): number {
+/**
+ * Adds the batches not yet in the per-record table to it, in key order; returns how many batches
+ * it covered. When the one transaction fails for another reason than a file it cannot use now, the
+ * batches are caught up one at a time, so a batch it cannot read never holds back the others;
+ * each failure is given to `report` (a batch failing alone stays flagged for the next catch-up).
+ */
+export function indexAccessLog(db: Database.Database, report: (failure: AccessLogIndexFailure) => void = () => undefined): number {
+  try {
+    return indexAllAtOnce(db);
+  } catch (err) {
+    report({ err: unlessUnavailable(err) });
+    return indexOneByOne(db, report);
+  }
+}
+
+function indexAllAtOnce(db: Database.Database): number {
   return db
     .transaction(() => {
       // One writer at a time (immediate transaction): no batch can land between the two statements.
@@ -35,13 +51,43 @@ export function indexAccessLog(db: Database.Database): number {
     .immediate();
 }
 
+/** Catches up each flagged batch in its own transaction, its record ids read in JavaScript (see batchRecordIds). */
+function indexOneByOne(db: Database.Database, report: (failure: AccessLogIndexFailure) => void): number {
+  const flagged = db.prepare('SELECT id, project, records FROM access_log_batches WHERE indexed = 0 ORDER BY id').all() as { id: number; project: string; records: string }[];
+  const mark = db.prepare('UPDATE access_log_batches SET indexed = 1 WHERE id = ? AND indexed = 0');
+  const add = db.prepare('INSERT OR IGNORE INTO access_log_records (project, bucket, record_id, batch_id) VALUES (?, ?, ?, ?)');
+  const bucket = db.prepare('INSERT OR IGNORE INTO access_log_buckets (project, bucket) VALUES (?, ?)');
+  const one = db.transaction((b: { id: number; project: string; records: string }): number => {
+    if (mark.run(b.id).changes === 0) return 0;
+    const at = Math.floor(b.id / BATCHES_PER_BUCKET);
+    for (const r of batchRecordIds(b.records)) add.run(b.project, at, r, b.id);
+    bucket.run(b.project, at);
+    return 1;
+  });
+  let covered = 0;
+  for (const b of flagged) {
+    try {
+      covered += one.immediate(b);
+    } catch (err) {
+      report({ err: unlessUnavailable(err), batch: { project: b.project, id: b.id } });
+    }
+  }
+  return covered;
+}
+
+/** The store error of `err`; thrown when the file cannot be used now (busy, full, ...): every batch would meet that. */
+function unlessUnavailable(err: unknown): StoreError {
+  const e = sqliteStoreError(err, 'access log catch-up');
+  if (isStoreUnavailable(e)) throw e;
+  return e;
+}
 
 /**
  * One round of the access log's worker: the catch-up, then a passive checkpoint, so that the
  * serving connection never copies the write-ahead log back itself. Returns the batches covered.
  */
-export function catchUpAccessLog(db: Database.Database): number {
-  const covered = indexAccessLog(db);
+export function catchUpAccessLog(db: Database.Database, report?: (failure: AccessLogIndexFailure) => void): number {
+  const covered = indexAccessLog(db, report);
   db.pragma('wal_checkpoint(PASSIVE)');
   return covered;
 }

@@ -26,10 +26,10 @@ import type {
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
-import { queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
+import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
 import { guardedSync } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
-import type { AccessLogBatch, AccessLogEntry, AccessLogQuery } from '../access-log.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -315,13 +315,18 @@ export class SqliteStore implements Store {
       this.db.pragma('busy_timeout = 10000');
     }
     // The per-record table is caught up in bulk on a worker thread's own connection.
-    if (!this.db.memory) this.logIndexer ??= new AccessLogIndexer(this.db.name);
+    if (!this.db.memory) this.logIndexer ??= new AccessLogIndexer(this.db.name, (f) => this.indexFailures.report(f));
   }
 
   private logIndexer: AccessLogIndexer | undefined;
+  private readonly indexFailures = new IndexFailureListeners();
 
   async indexAccessLog(): Promise<number> {
-    return guardedSync('access log catch-up', () => catchUpAccessLog(this.db));
+    return guardedSync('access log catch-up', () => catchUpAccessLog(this.db, (f) => this.indexFailures.report(f)));
+  }
+
+  onAccessLogIndexFailure(listener: AccessLogIndexListener): void {
+    this.indexFailures.add(listener);
   }
 
   async pruneAccessLog(before: string, maxBatches: number): Promise<{ batches: number; entries: number }> {

@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AccessLogIndexFailure } from '../access-log.js';
+import { AccessLogIndexer } from './access-log-indexer.js';
+import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+
+let dir: string | undefined;
+let store: SqliteStore | undefined;
+let indexer: AccessLogIndexer | undefined;
+afterEach(async () => {
+  await indexer?.close();
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('AccessLogIndexer', () => {
+  it('reports from its thread a batch it cannot catch up, and catches up the others', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-ali-'));
+    const file = join(dir, 'store.db');
+    store = openSqliteStore(file);
+    const at = { project: 'p', firstAt: '2026-03-01T10:00:00.000Z', lastAt: '2026-03-01T10:00:00.000Z', entries: '[]' };
+    await store.appendAccessLog([{ ...at, records: '["r1"]' }, { ...at, records: '["r2"' }, { ...at, records: '["r3"]' }]);
+    const failures: AccessLogIndexFailure[] = [];
+    indexer = new AccessLogIndexer(file, (f) => failures.push(f), 20);
+    for (let i = 0; i < 200 && !failures.some((f) => f.batch !== undefined); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(failures[0]).toEqual({ err: expect.objectContaining({ name: 'StoreError', message: expect.stringMatching(/malformed JSON/) }) });
+    expect(failures).toContainEqual({ err: expect.objectContaining({ name: 'StoreError' }), batch: { project: 'p', id: 2 } });
+    // The other two are caught up: a catch-up now covers nothing but still meets the damaged one.
+    expect(await store.indexAccessLog()).toBe(0);
+  });
+});
