@@ -41,6 +41,17 @@ function notModified(request: FastifyRequest, etag: string): boolean {
   return false;
 }
 
+/** Adds `field` to Vary, keeping what is there (CORS puts Origin in it before the route runs). */
+export function varyOn(reply: FastifyReply, field: string): void {
+  const current = reply.getHeader('vary');
+  if (current === undefined || current === '') {
+    reply.header('vary', field);
+    return;
+  }
+  const text = Array.isArray(current) ? current.join(', ') : String(current);
+  if (text !== '*' && !text.toLowerCase().includes(field.toLowerCase())) reply.header('vary', `${text}, ${field}`);
+}
+
 /** The parsed layout of each item, in the payload's order. */
 type Layouts = ParsedLayout[];
 
@@ -48,7 +59,8 @@ type Layouts = ParsedLayout[];
 export async function sendPayload(request: FastifyRequest, reply: FastifyReply, payload: Payload, opts: SendOptions): Promise<void> {
   const encoding: Encoding = pickEncoding(request.headers['accept-encoding']);
   const tag = encoding === 'identity' ? opts.etag : `${opts.etag}-${encoding === 'gzip' ? 'gz' : 'br'}`;
-  reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl).header('vary', 'Accept-Encoding');
+  reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl);
+  varyOn(reply, 'Accept-Encoding');
   if (notModified(request, opts.etag)) {
     await reply.code(304).send();
     return;
