@@ -1,6 +1,6 @@
-/** Records every answer under the base path (reads and refused attempts) in the access log. */
+/** Records every answer of a route under the base path (reads and refused attempts), and every unrouted request, in the access log. */
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import type { AccessLogWriter } from './access-log-writer.js';
 
@@ -33,18 +33,30 @@ function isoNow(): string {
   return lastIso;
 }
 
-/** Adds the onResponse hook that feeds the writer. */
+/**
+ * Adds the onResponse hooks that feed the writer: one on each route under the base path, chosen when
+ * the route is added (so every spelling of a URL that reaches the route is recorded), and one for
+ * answers that reached no route at all, whatever their URL.
+ */
 export function accessLogHook(app: FastifyInstance, basePath: string, writer: AccessLogWriter): void {
   const skip = new Set([`${basePath}/openapi.json`]);
+  const prefix = `${basePath}/`;
   // Node reads a socket's peer address lazily and cannot once the socket is gone: read it while
   // the connection is new, so a client that hangs up before its answer is logged is still named.
   app.server.on('connection', (socket: Socket) => void socket.remoteAddress);
-  // A callback hook, like the server's others: no promise per request.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(prefix) || skip.has(route.url)) return;
+    const url = route.url;
+    // A callback hook, like the server's others: no promise per request.
+    const logged: onResponseHookHandler = (request, reply, done) => {
+      record(request, reply.statusCode, url);
+      done();
+    };
+    // A new array: the HEAD route is cloned from these options and gets its own onRoute call.
+    route.onResponse = [...(route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse]), logged];
+  });
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.url.startsWith(`${basePath}/`)) {
-      const route = request.routeOptions.url ?? 'unmatched';
-      if (!skip.has(route)) record(request, reply.statusCode, route);
-    }
+    if (request.is404) record(request, reply.statusCode, 'unmatched');
     done();
   });
   const record = (request: FastifyRequest, status: number, route: string): void => {

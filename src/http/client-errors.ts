@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ServiceError } from '../contract/error-codes.js';
+import { JSON_CSP } from './errors.js';
 
 /** What the socket is told for a parser error code. */
 function answerFor(code: string | undefined): { status: number; error: ServiceError } {
@@ -27,6 +28,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Duple
     const body = JSON.stringify(error.body());
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: ${JSON_CSP}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

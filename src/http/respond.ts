@@ -45,6 +45,17 @@ function notModified(request: FastifyRequest, etag: string): boolean {
   return false;
 }
 
+/** Adds `field` to Vary, keeping what is there (CORS puts Origin in it before the route runs). */
+export function varyOn(reply: FastifyReply, field: string): void {
+  const current = reply.getHeader('vary');
+  if (current === undefined || current === '') {
+    reply.header('vary', field);
+    return;
+  }
+  const text = Array.isArray(current) ? current.join(', ') : String(current);
+  if (text !== '*' && !text.toLowerCase().includes(field.toLowerCase())) reply.header('vary', `${text}, ${field}`);
+}
+
 /** The parsed layout of each item, in the payload's order. */
 type Layouts = ParsedLayout[];
 
@@ -56,7 +67,8 @@ export async function sendPayload(request: FastifyRequest, reply: FastifyReply, 
   // Compression per request is bounded: a larger answer goes uncompressed (identity is always acceptable).
   const encoding: Encoding = negotiated === 'identity' || stored || plainLength(payload) <= PER_REQUEST_COMPRESSION_MAX_BYTES ? negotiated : 'identity';
   const tag = encoding === 'identity' ? opts.etag : `${opts.etag}-${encoding === 'gzip' ? 'gz' : 'br'}`;
-  reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl).header('vary', 'Accept-Encoding');
+  reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl);
+  varyOn(reply, 'Accept-Encoding');
   if (notModified(request, opts.etag)) {
     // No body is built, but the page's rows were read.
     charge(opts, 0, items, false);

@@ -1,8 +1,9 @@
 /** Builds the Fastify application: the read routes behind the access door, files, errors, headers. */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { METHODS, ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import fastifyCors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { ServiceError } from '../contract/error-codes.js';
 import type { FileStore } from '../files/file-store.js';
@@ -13,7 +14,7 @@ import { ApiKeyVerifier } from './api-keys.js';
 import { accessLogHook } from './access-log-hook.js';
 import { AccessLogWriter, type AccessLogWriterOptions } from './access-log-writer.js';
 import { chargeRefusal } from './access.js';
-import { errorHandler, toServiceError } from './errors.js';
+import { errorHandler, JSON_CSP, toServiceError } from './errors.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { SETTINGS } from '../config/settings.js';
 import { alertRoute } from './routes/alerts.js';
@@ -38,14 +39,69 @@ export interface ServerDeps {
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
   /** Socket time-outs and header size limit; Node's defaults when absent. */
   limits?: ServerLimits;
-  /** Batching of the access log (every answer under the base path is recorded); false turns it off. */
+  /** Batching of the access log (every answer of a route under the base path, and every unrouted request, is recorded); false turns it off. */
   accessLog?: AccessLogWriterOptions | false;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: readonly string[];
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
-const OTHER_METHODS = ['DELETE', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
+/** Every method Node's parser accepts: all but GET and HEAD answer 405 on a known path. */
+const REFUSED_METHODS = METHODS.filter((m) => m !== 'GET' && m !== 'HEAD');
+
+/** The headers every answer carries, whatever its route (or none). */
+function baseHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+}
+
+/**
+ * True for a request target this service answers: a path (origin-form), `*`, or an absolute URL
+ * whose authority is the Host header's (RFC 9112 requires them to be the same).
+ */
+function ownTarget(target: string, host: string | undefined): boolean {
+  if (target === '*') return true;
+  const head = target.slice(0, 8).toLowerCase();
+  const start = head.startsWith('http://') ? 7 : head.startsWith('https://') ? 8 : -1;
+  if (start < 0 || host === undefined) return false;
+  let end = target.length;
+  for (const c of ['/', '?', '#']) {
+    const i = target.indexOf(c, start);
+    if (i >= 0 && i < end) end = i;
+  }
+  return target.charCodeAt(end) === 47 && target.slice(start, end).toLowerCase() === host.toLowerCase();
+}
+
+/** JSON routes: nothing in the answer may run or be framed, and only a client taking JSON is answered. */
+const jsonGate: onRequestHookHandler = (request, reply, done) => {
+  reply.header('content-security-policy', JSON_CSP);
+  if (!acceptsJson(request.headers.accept)) {
+    done(new ServiceError('not_acceptable', 'this service answers application/json only'));
+    return;
+  }
+  done();
+};
+
+/** The other methods on a known path: refused before any body is read. */
+const refuseMethod: onRequestHookHandler = (_request, reply, done) => {
+  reply.header('allow', 'GET, HEAD');
+  done(new ServiceError('method_not_allowed', 'only GET and HEAD are supported'));
+};
+
+/** With CORS on, an OPTIONS that is no preflight: refused like any other method, not with the CORS plugin's text. */
+const refusePlainOptions: onRequestHookHandler = (request, reply, done) => {
+  if (request.method !== 'OPTIONS' || (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)) {
+    done();
+    return;
+  }
+  if (request.is404 || request.routeOptions.url === '*') {
+    done(new ServiceError('not_found', 'no such route'));
+    return;
+  }
+  reply.header('allow', 'GET, HEAD');
+  done(new ServiceError('method_not_allowed', 'only GET and HEAD are supported'));
+};
 
 /** Creates the application, ready to listen. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -71,28 +127,36 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
     // Malformed URLs are refused by the router before any hook runs: answer them with our error body too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('x-request-id', request.id);
+      baseHeaders(request, reply);
       void answerError(error, request, reply);
     },
   } as Parameters<typeof Fastify>[0]) as unknown as FastifyInstance;
 
+  // Routed without a body: the service reads none, so no method gets a body parsed (or refused) before its 404 or 405.
+  for (const m of REFUSED_METHODS) app.addHttpMethod(m, { hasBody: false, overrideExisting: true });
+  // Before any route (the CORS plugin's among them) is added: each route keeps the handler it was added with.
+  app.setErrorHandler(answerError);
   // Callback hooks rather than async ones on every request: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    if (request.url.startsWith(`${deps.basePath}/`)) {
-      // JSON (and file downloads, which set a stricter one): nothing in them may run or be framed.
-      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-      if (!request.url.startsWith(`${deps.basePath}/files/`) && !acceptsJson(request.headers.accept)) {
-        done(new ServiceError('not_acceptable', 'this service answers application/json only'));
-        return;
-      }
+    baseHeaders(request, reply);
+    // Anything but a path (an absolute URL naming another host, an authority) is refused, not routed.
+    if (request.url.charCodeAt(0) !== 47 && !ownTarget(request.url, request.headers.host)) {
+      done(new ServiceError('invalid_request', 'the request target must be a path on this service', [{ message: 'target: an absolute URL must name this service (its Host)' }]));
+      return;
     }
     done();
   });
+  // Gates are chosen per route once, from the route's path: every spelling routed to it passes them.
+  const apiPrefix = `${deps.basePath}/`;
+  const filesPrefix = `${deps.basePath}/files/`;
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(apiPrefix) || route.url.startsWith(filesPrefix)) return;
+    // A new array: the HEAD route is cloned from these options and gets its own onRoute call.
+    route.onRequest = [jsonGate, ...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])];
+  });
   const cors = deps.corsOrigins !== undefined && deps.corsOrigins.length > 0;
   if (cors) {
+    app.addHook('onRequest', refusePlainOptions);
     await app.register(fastifyCors, {
       origin: [...deps.corsOrigins!],
       methods: ['GET', 'HEAD'],
@@ -101,7 +165,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       maxAge: 600,
     });
   }
-  // Every GET path, the plugins' included, answers other methods with 405 and Allow, not 404.
+  // Every GET path, the plugins' included, answers every other method with 405 and Allow, not 404.
   const paths = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -117,7 +181,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Runs before the service closes the store: what is queued is written first.
     app.addHook('onClose', async () => accessLog.close());
   }
-  app.setErrorHandler(answerError);
   app.setNotFoundHandler(async () => {
     throw new ServiceError('not_found', 'no such route');
   });
@@ -136,18 +199,30 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   alertRoute(routeDeps);
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
   for (const plugin of deps.plugins ?? []) await plugin(app);
-  // With CORS on, OPTIONS is the preflight's, answered by the CORS plugin.
-  const refused = cors ? OTHER_METHODS.filter((m) => m !== 'OPTIONS') : [...OTHER_METHODS];
   await app.after();
+  // With CORS on, the CORS plugin answers preflights in its onRequest hook, before these refuse them.
   for (const url of [...paths]) {
     app.route({
-      method: refused,
+      method: REFUSED_METHODS,
       url,
-      handler: async (_request, reply) => {
-        reply.header('allow', 'GET, HEAD');
+      onRequest: refuseMethod,
+      handler: async () => {
         throw new ServiceError('method_not_allowed', 'only GET and HEAD are supported');
       },
     });
   }
+  // Node hands CONNECT to 'connect' listeners (and closes the socket when there are none): answer it
+  // like any other method, through the same routes and hooks, then close the connection.
+  app.server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    res.on('finish', () => {
+      res.detachSocket(socket as Parameters<ServerResponse['detachSocket']>[0]);
+      socket.end();
+    });
+    app.routing(req, res);
+  });
   return app;
 }

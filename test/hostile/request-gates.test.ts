@@ -1,0 +1,218 @@
+/**
+ * Request gates: however a request spells its target or its method, the route it reaches decides
+ * the access log entry, the security headers and the Accept check. Error answers keep nothing of an
+ * answer they replace and quote no more than a short prefix of the request.
+ */
+import { METHODS } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateErrorBody } from '../../src/contract/index.js';
+import type { AccessLogEntry } from '../../src/store/access-log.js';
+import { alertLine, companyLine } from '../support/records.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+import { rawRequest, type RawResponse } from './raw-http.js';
+
+const P = 'proj-gates';
+const C = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+const A = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+const ORIGIN = 'https://backoffice.example';
+const COMPANY_ROUTE = '/v1/companies/:id/details';
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+let svc: TestService;
+let key: string;
+let host: string;
+beforeAll(async () => {
+  svc = await startTestService([companyLine(P, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), alertLine(P, A, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')], { corsOrigins: [ORIGIN] });
+  key = (await svc.key(P)).key;
+  host = new URL(svc.url).host;
+});
+afterAll(async () => svc?.close());
+
+let sequence = 0;
+/** Sends `method target` as written, with the key and a fresh request id; returns the answer and that id. */
+async function send(method: string, target: string, headers: string[] = []): Promise<RawResponse & { id: string }> {
+  const id = `gate-${++sequence}`;
+  const res = await rawRequest(svc.url, [`${method} ${target} HTTP/1.1`, `Authorization: Bearer ${key}`, `X-Request-Id: ${id}`, ...headers].join('\r\n'));
+  return { ...res, id };
+}
+
+/** The access log entries of these request ids, once the batched writer has stored them all. */
+async function loggedEntries(ids: string[]): Promise<Map<string, AccessLogEntry>> {
+  const found = new Map<string, AccessLogEntry>();
+  for (let i = 0; i < 100 && found.size < ids.length; i++) {
+    for (const project of [P, '']) {
+      for (const e of await svc.store.queryAccessLog({ project, limit: 1000 })) if (ids.includes(e.requestId)) found.set(e.requestId, e);
+    }
+    if (found.size < ids.length) await new Promise((r) => setTimeout(r, 50));
+  }
+  return found;
+}
+
+/** What every answer carries, whatever it reached. */
+function expectSecurityHeaders(res: RawResponse & { id: string }, what: string): void {
+  expect(res.headers['x-request-id'], what).toBe(res.id);
+  expect(res.headers['x-content-type-options'], what).toBe('nosniff');
+  expect(res.headers['referrer-policy'], what).toBe('no-referrer');
+  expect(res.headers['content-security-policy'], what).toBe(JSON_CSP);
+}
+
+/** An error answer: the contract's body (for GET), never stored, with nothing of a success. */
+function expectErrorAnswer(res: RawResponse, status: number, what: string): void {
+  expect(res.status, what).toBe(status);
+  expect(res.headers['cache-control'], what).toBe('no-store');
+  for (const h of ['etag', 'last-modified', 'link', 'content-encoding']) expect(res.headers[h], `${what}: ${h}`).toBeUndefined();
+  if (res.body !== '') expect(validateErrorBody(JSON.parse(res.body)).ok, what).toBe(true);
+}
+
+describe('request gates', () => {
+  it('passes every spelling of a path that reaches a route through that route’s log, headers and Accept check', async () => {
+    const spellings = [
+      `/v1/companies/${C}/details`,
+      `http://${host}/v1/companies/${C}/details`,
+      `HTTP://${host.toUpperCase()}/v1/companies/${C}/details`,
+      `/v1/%63ompanies/${C}/details`,
+      `/%76%31/companies/${C}/details`,
+      `/v1/companies/${C}/de%74ails`,
+      `/v1/companies/${C}/details?`,
+      `/v1/companies/${C}/details#x`,
+      `/v1/companies/${C.toUpperCase()}/details`,
+      `//v1/companies/${C}/details`,
+      `/v1//companies/${C}/details`,
+      `/V1/companies/${C}/details`,
+      `/v1/Companies/${C}/details`,
+      `/v1/companies/${C}/details/`,
+      `/v1/companies/${C}/details%2F`,
+      `/v1/./companies/${C}/details`,
+      `/./v1/companies/${C}/details`,
+      `/v1/x/../companies/${C}/details`,
+      `/v1/companies/${C}/details;x`,
+      `/v1/companies%2F${C}/details`,
+      `*`,
+    ];
+    const routed: string[] = [];
+    const expected = new Map<string, { status: number; route: string }>();
+    for (const target of spellings) {
+      for (const method of ['GET', 'HEAD']) {
+        const what = `${method} ${target}`;
+        const res = await send(method, target, ['Accept: application/json']);
+        expectSecurityHeaders(res, what);
+        expect([200, 404], what).toContain(res.status);
+        if (res.status === 404) {
+          expectErrorAnswer(res, 404, what);
+          expected.set(res.id, { status: 404, route: 'unmatched' });
+          continue;
+        }
+        routed.push(what);
+        expected.set(res.id, { status: 200, route: COMPANY_ROUTE });
+        const html = await send(method, target, ['Accept: text/html']);
+        expectSecurityHeaders(html, `${what} (text/html)`);
+        expectErrorAnswer(html, 406, `${what} (text/html)`);
+        expected.set(html.id, { status: 406, route: COMPANY_ROUTE });
+      }
+    }
+    // The spellings that do reach the route are exercised, not skipped.
+    for (const target of spellings.slice(0, 9)) {
+      expect(routed).toContain(`GET ${target}`);
+      expect(routed).toContain(`HEAD ${target}`);
+    }
+    const logged = await loggedEntries([...expected.keys()]);
+    for (const [id, want] of expected) expect(logged.get(id), id).toMatchObject(want);
+  });
+
+  it('refuses an absolute URL or authority naming another host, and logs the refusal', async () => {
+    const targets = [`http://any.host/v1/companies/${C}/details`, `https://any.host/v1/companies/${C}/details`, `http://any.host@${host}/v1/companies/${C}/details`, `http://${new URL(svc.url).hostname}:1/v1/companies/${C}/details`];
+    const ids: string[] = [];
+    for (const target of targets) {
+      const res = await send('GET', target, ['Accept: application/json']);
+      expectSecurityHeaders(res, target);
+      expectErrorAnswer(res, 400, target);
+      expect(res.body).not.toContain('cmsProjectId');
+      ids.push(res.id);
+    }
+    const connect = await send('CONNECT', 'any.host:443');
+    expectErrorAnswer(connect, 400, 'CONNECT any.host:443');
+    const logged = await loggedEntries(ids);
+    for (const id of ids) expect(logged.get(id), id).toMatchObject({ status: 400, route: COMPANY_ROUTE });
+  });
+
+  it('answers every other method Node accepts with 405 and Allow on a known path, 404 elsewhere', async () => {
+    for (const method of METHODS.filter((m) => m !== 'GET' && m !== 'HEAD')) {
+      const known = await send(method, `/v1/alerts/${A}`);
+      expectErrorAnswer(known, 405, `${method} known path`);
+      expect(known.headers.allow, method).toBe('GET, HEAD');
+      expect(JSON.parse(known.body)).toMatchObject({ code: 'method_not_allowed' });
+      const unknown = await send(method, '/v1/nothing-here');
+      expectErrorAnswer(unknown, 404, `${method} unknown path`);
+      expect(JSON.parse(unknown.body)).toMatchObject({ code: 'not_found' });
+    }
+  });
+
+  it('still answers a CORS preflight from a listed origin', async () => {
+    const res = await send('OPTIONS', `/v1/alerts/${A}`, [`Origin: ${ORIGIN}`, 'Access-Control-Request-Method: GET']);
+    expect(res.status).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+
+  it('keeps Vary: Origin with CORS on, for 200, 304 and error answers', async () => {
+    const get = (path: string, headers: Record<string, string> = {}): Promise<Response> =>
+      fetch(`${svc.url}${path}`, { headers: { authorization: `Bearer ${key}`, origin: ORIGIN, ...headers } });
+    const vary = (res: Response): string[] => (res.headers.get('vary') ?? '').toLowerCase().split(/\s*,\s*/);
+    const ok = await get(`/v1/companies/${C}/details`);
+    await ok.arrayBuffer();
+    expect(ok.status).toBe(200);
+    expect(vary(ok)).toEqual(expect.arrayContaining(['origin', 'accept-encoding']));
+    const cached = await get(`/v1/companies/${C}/details`, { 'if-none-match': ok.headers.get('etag')! });
+    expect(cached.status).toBe(304);
+    expect(vary(cached)).toContain('origin');
+    for (const [path, status] of [[`/v1/companies/nobody/details`, 404], [`/v1/alerts/not-a-uuid`, 400], [`/v1/companies/${C}/details?x=1`, 400]] as const) {
+      const res = await get(path);
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(status);
+      expect(vary(res), path).toContain('origin');
+    }
+  });
+
+  it('sends no validator, encoding or stored cacheability with a 500', async () => {
+    const signUrl = svc.files.signUrl;
+    svc.files.signUrl = () => {
+      throw new Error('signer unavailable');
+    };
+    try {
+      for (const encoding of ['identity', 'gzip']) {
+        const res = await send('GET', `/v1/companies/${C}/details`, [`Accept-Encoding: ${encoding}`]);
+        expectErrorAnswer(res, 500, `500 with ${encoding}`);
+        expect(JSON.parse(res.body)).toMatchObject({ code: 'internal' });
+      }
+    } finally {
+      svc.files.signUrl = signUrl;
+    }
+    // Every client error too: never stored by a cache.
+    expectErrorAnswer(await send('GET', `/v1/companies/nobody/details`), 404, '404');
+    expectErrorAnswer(await send('GET', `/v1/alerts/not-a-uuid`), 400, '400');
+    expectErrorAnswer(await rawRequest(svc.url, `GET /v1/alerts/${A} HTTP/1.1`), 401, '401');
+    // Refused by Node's parser before any route: the same promise.
+    const overflow = await rawRequest(svc.url, `GET /v1/alerts/${A} HTTP/1.1\r\nX-Filler: ${'x'.repeat(20_000)}`);
+    expectErrorAnswer(overflow, 431, '431');
+    expect(overflow.headers['content-security-policy']).toBe(JSON_CSP);
+  });
+
+  it('quotes no more than a short prefix of the request in an error', async () => {
+    const long = (c: string, n: number): string => c.repeat(n);
+    const cases = [
+      `/v1/companies/${long('a', 600)}/details`,
+      `/v1/companies/${long('b', 300)}/details`,
+      `/v1/alerts/${long('c', 600)}`,
+      `/v1/companies/${long('d', 400)}%zz/details`,
+      `/v1/${long('e', 600)}%zz`,
+      `/v1/customers/${C}/scenario-executions?${long('f', 2000)}=1`,
+      `/v1/customers/${C}/scenario-executions?limit=${long('9', 2000)}`,
+    ];
+    for (const target of cases) {
+      const res = await send('GET', target);
+      expect(res.status, target.slice(0, 40)).toBe(400);
+      expect(validateErrorBody(JSON.parse(res.body)).ok).toBe(true);
+      expect(res.body.length, target.slice(0, 40)).toBeLessThan(600);
+      expect(res.body, target.slice(0, 40)).not.toMatch(/([a-f9])\1{130}/);
+    }
+  });
+});
