@@ -48,7 +48,7 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
     writer.append({
       at: isoNow(),
       keyId: request.apiKey?.id ?? null,
-      project: request.apiKey?.project ?? '',
+      project: request.apiKey?.project ?? request.accessProject ?? '',
       route,
       recordId: recordOf(request),
       status,

@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { FileStore } from '../../src/files/file-store.js';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
+import { S3FileStore } from '../../src/files/s3-file-store.js';
 import { createApiKey, type Scope } from '../../src/http/api-keys.js';
 import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
@@ -20,14 +22,17 @@ export interface TestService {
   dir: string;
   store: Store;
   app: FastifyInstance;
+  /** The local file store (the one serving URLs unless the service was started with `fileStore: 's3'`). */
   files: LocalFileStore;
+  /** The store that signs the service's document URLs. */
+  signer: FileStore;
   summary: ImportSummary;
   key(project: string, opts?: { scopes?: Scope[]; expiresAt?: string }): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
 }
 
 /** Imports `lines` into a fresh store and serves it. */
-export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[]; accessLog?: false } = {}): Promise<TestService> {
+export async function startTestService(lines: string[], opts: { rateBurst?: number; ratePerSecond?: number; ttlSeconds?: number; corsOrigins?: string[]; accessLog?: false; fileStore?: 'local' | 's3' } = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
   const input = join(dir, 'input.ndjson');
   writeFileSync(input, lines.join('\n') + '\n');
@@ -37,11 +42,13 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
   const secret = await store.secret();
   const port = await freePort();
   const files = new LocalFileStore({ dir: join(dir, 'files'), secret, publicBaseUrl: `http://127.0.0.1:${port}`, basePath: '/v1', ttlSeconds: opts.ttlSeconds ?? 900 });
+  // Port 9 (discard) on loopback: URLs are presigned offline, nothing is ever fetched from it.
+  const signer: FileStore = opts.fileStore === 's3' ? testS3FileStore(opts.ttlSeconds) : files;
   const app = await buildServer({
     store,
     limiter: new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
-    files,
-    localFiles: files,
+    files: signer,
+    localFiles: opts.fileStore === 's3' ? undefined : files,
     logger: false,
     basePath: '/v1',
     cacheControl: 'no-store',
@@ -56,6 +63,7 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
     store,
     app,
     files,
+    signer,
     summary,
     async key(project, o = {}) {
       const { key, record } = await createApiKey(store, { project, scopes: o.scopes, expiresAt: o.expiresAt });
@@ -67,4 +75,12 @@ export async function startTestService(lines: string[], opts: { rateBurst?: numb
       await testStore.cleanup();
     },
   };
+}
+
+/** The S3 store of `startTestService(…, { fileStore: 's3' })`: bucket `test-docs` on an endpoint nothing listens on. */
+export function testS3FileStore(ttlSeconds = 900): S3FileStore {
+  return new S3FileStore({
+    bucket: 'test-docs', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, region: 'us-east-1', ttlSeconds,
+    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret-access-key-0123456789abcdef' },
+  });
 }

@@ -9,6 +9,6 @@ export function alertRoute(deps: RouteDeps): void {
   readRoute(deps.app, deps.access, deps.basePath, OPERATIONS.getAlert, async ({ request, reply, reader, params }) => {
     const stored = await reader.getAlert(params.path.id!, bodyNeedOf(request));
     if (stored === undefined) throw new ServiceError('not_found', 'no alert with this id');
-    await sendRecord(deps, request, reply, stored);
+    await sendRecord(deps, request, reply, stored, reader.project);
   });
 }

@@ -9,6 +9,6 @@ export function companyDetailsRoute(deps: RouteDeps): void {
   readRoute(deps.app, deps.access, deps.basePath, OPERATIONS.getCompanyDetails, async ({ request, reply, reader, params }) => {
     const stored = await reader.getCompany(params.path.id!, bodyNeedOf(request));
     if (stored === undefined) throw new ServiceError('not_found', 'no company with this id');
-    await sendRecord(deps, request, reply, stored);
+    await sendRecord(deps, request, reply, stored, reader.project);
   });
 }
