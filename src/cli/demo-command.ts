@@ -95,7 +95,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
       const { local } = await fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
       let n = 0;
       for (const doc of demoDocuments(generator)) {
-        await local!.putBytes(doc.objectKey, sampleFileFor(doc.mimetype).bytes);
+        await local!.putBytes(doc.cmsProjectId, doc.objectKey, sampleFileFor(doc.mimetype).bytes);
         n++;
       }
       process.stdout.write(`stored ${n} document files in ${local!.dir}\n`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { resolveExpiryOptions, roundedExpiry, wellFormed } from './file-store.js';
+import { projectSegment, resolveExpiryOptions, roundedExpiry, wellFormed } from './file-store.js';
 
 describe('roundedExpiry', () => {
   it('is at least now + ttl, less than now + ttl + bucket, and a bucket multiple', () => {
@@ -43,5 +43,27 @@ describe('wellFormed', () => {
     expect(wellFormed('a\ud800b')).toBe('a\ufffdb');
     const ok = 'Ünïcødé 😀';
     expect(wellFormed(ok)).toBe(ok);
+  });
+});
+
+describe('projectSegment', () => {
+  it('keeps plain project ids and percent-encodes the rest, a leading dot included', () => {
+    expect(projectSegment('proj-demo_1.eu')).toBe('proj-demo_1.eu');
+    expect(projectSegment('Acme Ltd/ä')).toBe('Acme%20Ltd%2F%C3%A4');
+    expect(projectSegment('.hidden')).toBe('%2Ehidden');
+    expect(projectSegment('50%')).toBe('50%25');
+    for (const none of ['', '.', '..', 'a\ud800', 'x'.repeat(201), 'é'.repeat(34)]) expect(projectSegment(none)).toBeUndefined();
+  });
+
+  it('is one safe segment that decodes back to the project, so distinct projects never share one', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), (project) => {
+        const segment = projectSegment(project);
+        if (segment === undefined) return;
+        expect(segment).toMatch(/^[A-Za-z0-9_%-][A-Za-z0-9._%-]*$/);
+        expect(decodeURIComponent(segment)).toBe(project);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

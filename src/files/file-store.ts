@@ -1,6 +1,10 @@
 /**
  * Document file stores: where the bytes of a document live and how a reader gets a URL for them.
  *
+ * Files belong to a project: each store keeps them under the project (a directory, or a key
+ * prefix) and signs the project with the objectKey, so a record, which is signed for with the
+ * project of the key that read it, can only ever reach its own project's files.
+ *
  * A record's `presignedUrl` is replaced on every read by a URL from the configured store. URLs
  * are cheap to make (no network call) and stable within an expiry bucket: the expiry is rounded
  * up to a bucket boundary, so every read inside one bucket yields byte-identical URLs and the
@@ -9,6 +13,8 @@
 
 /** The document fields a signed URL depends on. */
 export interface FileDoc {
+  /** The project the file belongs to: the project of the record being read, never of its bytes. */
+  project: string;
   objectKey: string;
   filename?: string | undefined;
   mimetype?: string | undefined;
@@ -67,4 +73,33 @@ export function wellFormed(s: string): string {
   // encodeURIComponent throws on lone surrogates, which JSON text may legally carry. With the u
   // flag a paired surrogate is one astral code point, so only lone halves match.
   return LONE_SURROGATE.test(s) ? Buffer.from(s, 'utf8').toString('utf8') : s;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9._-]{1,200}$/;
+
+/** Whether an objectKey is a plain token usable as a file name or key part (a uuid is). */
+export function isSafeObjectKey(key: unknown): key is string {
+  return typeof key === 'string' && SAFE_KEY.test(key) && key !== '.' && key !== '..';
+}
+
+const MAX_SEGMENT_BYTES = 200;
+const PLAIN_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/**
+ * The project as one path segment (a directory name, an S3 key prefix, a URL path segment):
+ * letters, digits, `_`, `-` and non-leading `.` as they are, every other UTF-8 byte as `%XX`.
+ * `%` is always encoded, so distinct projects give distinct segments, and none is `.`, `..`,
+ * hidden or holds a `/`; decodeURIComponent gives the project back. Undefined for a project that
+ * cannot have files: empty, `.` or `..` (URL dot segments even when encoded), not well-formed
+ * UTF-16, or longer than 200 bytes encoded.
+ */
+export function projectSegment(project: string): string | undefined {
+  if (PLAIN_SEGMENT.test(project)) return project.length <= MAX_SEGMENT_BYTES ? project : undefined;
+  if (project === '' || project === '.' || project === '..' || LONE_SURROGATE.test(project)) return undefined;
+  let out = '';
+  for (const [i, ch] of [...project].entries()) {
+    if (/^[A-Za-z0-9_-]$/.test(ch) || (ch === '.' && i > 0)) out += ch;
+    else for (const b of Buffer.from(ch, 'utf8')) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out.length <= MAX_SEGMENT_BYTES ? out : undefined;
 }

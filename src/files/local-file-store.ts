@@ -1,18 +1,24 @@
 /**
- * Document files kept in a local directory, one file per objectKey, served by the service
- * itself through HMAC-signed URLs (the S3 presigned URL idea without S3).
+ * Document files kept in a local directory, one subdirectory per project and one file per
+ * objectKey in it (`<dir>/<project segment>/<objectKey>`), served by the service itself through
+ * HMAC-signed URLs (the S3 presigned URL idea without S3).
  *
- * The signature covers objectKey, expiry, filename and mimetype, so a URL can neither be
- * pointed at another file, extended, nor made to serve a different name or content type.
- * objectKeys are restricted to plain tokens and every resolved path is checked to lie inside
- * the store directory, so no URL, signed or not, can reach a file outside it.
+ * The signature covers project, objectKey, expiry, filename and mimetype, so a URL can neither
+ * be pointed at another file or another project's file, extended, nor made to serve a different
+ * name or content type. objectKeys are restricted to plain tokens, projects to an encoded
+ * segment (see projectSegment), and every resolved path is checked to lie inside the store
+ * directory, so no URL, signed or not, can reach a file outside it. A file stored flat in the
+ * directory by an older version is never served: `files adopt` moves it under its project.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { copyFile, mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  resolveExpiryOptions, roundedExpiry, wellFormed, type FileDoc, type FileStore, type UrlExpiryOptions,
+  isSafeObjectKey, projectSegment, resolveExpiryOptions, roundedExpiry, wellFormed, type FileDoc, type FileStore,
+  type UrlExpiryOptions,
 } from './file-store.js';
+
+export { isSafeObjectKey } from './file-store.js';
 
 export interface LocalFileStoreOptions extends UrlExpiryOptions {
   /** Directory holding the files (see defaultFilesDir). */
@@ -25,8 +31,9 @@ export interface LocalFileStoreOptions extends UrlExpiryOptions {
   basePath?: string | undefined;
 }
 
-/** Query and path values of a file request, as a router hands them over (unvalidated). */
+/** Query and path values of a file request, as a router hands them over (unvalidated, path values decoded). */
 export interface SignedFileRequest {
+  project: unknown;
   objectKey: unknown;
   expires?: unknown;
   filename?: unknown;
@@ -38,22 +45,17 @@ export type VerifyResult =
   | { ok: true; path: string; filename: string | undefined; mimetype: string | undefined; size: number; expires: number }
   | { ok: false; reason: 'forbidden' | 'not_found' };
 
-const SAFE_KEY = /^[A-Za-z0-9._-]{1,200}$/;
 const SIG = /^[A-Za-z0-9_-]{43}$/; // base64url of a 32-byte HMAC-SHA256, unpadded
 const EXPIRES = /^[0-9]{1,12}$/;
 const MIN_SECRET_BYTES = 32;
-const SIGNATURE_CONTEXT = 'compliance-read/local-file/v1';
+// v2 signs the project: a URL signed before files belonged to projects never verifies.
+const SIGNATURE_CONTEXT = 'compliance-read/local-file/v2';
 const FORBIDDEN = { ok: false, reason: 'forbidden' } as const;
 const NOT_FOUND = { ok: false, reason: 'not_found' } as const;
 
 /** The default file directory under a data directory. */
 export function defaultFilesDir(dataDir: string): string {
   return path.join(dataDir, 'files');
-}
-
-/** Whether an objectKey is a plain token usable as a file name (a uuid is). */
-export function isSafeObjectKey(key: unknown): key is string {
-  return typeof key === 'string' && SAFE_KEY.test(key) && key !== '.' && key !== '..';
 }
 
 export class LocalFileStore implements FileStore {
@@ -64,7 +66,9 @@ export class LocalFileStore implements FileStore {
   private readonly bucketSeconds: number;
   private realDir: Promise<string> | undefined;
   private cacheExpires = -1;
-  private cache = new Map<string, string>();
+  // Per project, then per document: the inner key is the one it was before files had projects.
+  private cache = new Map<string, Map<string, string>>();
+  private cached = 0;
 
   constructor(opts: LocalFileStoreOptions) {
     if (opts.secret.length < MIN_SECRET_BYTES) {
@@ -81,14 +85,41 @@ export class LocalFileStore implements FileStore {
     this.urlPrefix = `${base}${basePath}/files/`;
   }
 
-  /** Copies a file into the store under objectKey, replacing any previous one atomically. */
-  async put(objectKey: string, sourcePath: string): Promise<void> {
-    await this.install(objectKey, (tmp) => copyFile(sourcePath, tmp));
+  /** Copies a file into the store under the project and objectKey, replacing any previous one atomically. */
+  async put(project: string, objectKey: string, sourcePath: string): Promise<void> {
+    await this.install(project, objectKey, (tmp) => copyFile(sourcePath, tmp));
   }
 
-  /** Writes bytes into the store under objectKey, replacing any previous file atomically. */
-  async putBytes(objectKey: string, bytes: Uint8Array | string): Promise<void> {
-    await this.install(objectKey, (tmp) => writeFile(tmp, bytes));
+  /** Writes bytes into the store under the project and objectKey, replacing any previous file atomically. */
+  async putBytes(project: string, objectKey: string, bytes: Uint8Array | string): Promise<void> {
+    await this.install(project, objectKey, (tmp) => writeFile(tmp, bytes));
+  }
+
+  /**
+   * Moves files stored flat in the directory (by versions before files belonged to projects)
+   * under the project: the given objectKeys, or every flat file when `objectKeys` is undefined.
+   * A key already stored under the project is left flat and reported, never overwritten.
+   */
+  async adopt(project: string, objectKeys?: readonly string[]): Promise<{ moved: string[]; skipped: string[] }> {
+    const segment = this.segmentOf(project);
+    const keys = objectKeys ?? (await this.flatFiles());
+    const target = path.join(this.dir, segment);
+    await mkdir(target, { recursive: true });
+    const moved: string[] = [];
+    const skipped: string[] = [];
+    for (const key of keys) {
+      if (!isSafeObjectKey(key)) throw new RangeError(`LocalFileStore: unsafe objectKey ${JSON.stringify(key)}`);
+      const from = path.join(this.dir, key);
+      const to = path.join(target, key);
+      const [src, dst] = await Promise.all([lstatOrUndefined(from), lstatOrUndefined(to)]);
+      if (src === undefined || !src.isFile() || dst !== undefined) {
+        skipped.push(key);
+        continue;
+      }
+      await rename(from, to);
+      moved.push(key);
+    }
+    return { moved, skipped };
   }
 
   /** Unix seconds at which URLs signed at `now` (ms) expire. */
@@ -98,57 +129,77 @@ export class LocalFileStore implements FileStore {
 
   /** A signed download URL, identical for every call within one expiry bucket. */
   signUrl(doc: FileDoc, now: number): string {
-    // Failing here, rather than emitting a URL the verifier will refuse, surfaces bad imports.
+    // Failing here, rather than emitting a URL the verifier will refuse; readers check first.
     if (!isSafeObjectKey(doc.objectKey)) {
       throw new RangeError(`LocalFileStore: unsafe objectKey ${JSON.stringify(doc.objectKey)}`);
     }
     const expiresAt = this.expiresAt(now);
     // A URL only changes with its expiry bucket, so each is signed once per bucket.
-    if (expiresAt !== this.cacheExpires || this.cache.size >= 50_000) {
+    if (expiresAt !== this.cacheExpires || this.cached >= 50_000) {
       this.cache.clear();
+      this.cached = 0;
       this.cacheExpires = expiresAt;
     }
+    let ofProject = this.cache.get(doc.project);
+    if (ofProject === undefined) this.cache.set(doc.project, (ofProject = new Map()));
     const cacheKey = JSON.stringify([doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
-    const cached = this.cache.get(cacheKey);
+    const cached = ofProject.get(cacheKey);
     if (cached !== undefined) return cached;
+    const segment = this.segmentOf(doc.project);
     const expires = String(expiresAt);
     const filename = doc.filename === undefined ? undefined : wellFormed(doc.filename);
     const mimetype = doc.mimetype === undefined ? undefined : wellFormed(doc.mimetype);
-    let url = `${this.urlPrefix}${encodeURIComponent(doc.objectKey)}?expires=${expires}`;
+    let url = `${this.urlPrefix}${segment}/${doc.objectKey}?expires=${expires}`;
     if (filename !== undefined) url += `&filename=${encodeURIComponent(filename)}`;
     if (mimetype !== undefined) url += `&mimetype=${encodeURIComponent(mimetype)}`;
-    const signed = `${url}&sig=${this.sign(doc.objectKey, expires, filename, mimetype)}`;
-    this.cache.set(cacheKey, signed);
+    const signed = `${url}&sig=${this.sign(doc.project, doc.objectKey, expires, filename, mimetype)}`;
+    ofProject.set(cacheKey, signed);
+    this.cached++;
     return signed;
   }
 
   /** Checks a request's signature and expiry and finds its file; never leaves the directory. */
   async verify(req: SignedFileRequest, now: number): Promise<VerifyResult> {
-    const { objectKey, expires, filename, mimetype, sig } = req;
-    if (!isSafeObjectKey(objectKey)) return FORBIDDEN;
+    const { project, objectKey, expires, filename, mimetype, sig } = req;
+    if (typeof project !== 'string') return FORBIDDEN;
+    const segment = projectSegment(project);
+    if (segment === undefined || !isSafeObjectKey(objectKey)) return FORBIDDEN;
     if (typeof sig !== 'string' || !SIG.test(sig)) return FORBIDDEN;
     if (typeof expires !== 'string' || !EXPIRES.test(expires)) return FORBIDDEN;
     if (!isOptionalString(filename) || !isOptionalString(mimetype)) return FORBIDDEN;
     // Compare the canonical encodings: decoding sig first would accept variants of its last char.
-    const expected = Buffer.from(this.sign(objectKey, expires, filename, mimetype), 'latin1');
+    const expected = Buffer.from(this.sign(project, objectKey, expires, filename, mimetype), 'latin1');
     if (!timingSafeEqual(expected, Buffer.from(sig, 'latin1'))) return FORBIDDEN;
     if (Number(expires) * 1000 <= now) return FORBIDDEN;
 
-    const file = await this.locate(objectKey);
+    const file = await this.locate(segment, objectKey);
     if (file === undefined) return NOT_FOUND;
     if (file === 'outside') return FORBIDDEN;
     return { ok: true, path: file.path, filename, mimetype, size: file.size, expires: Number(expires) };
   }
 
-  private sign(objectKey: string, expires: string, filename: string | undefined, mimetype: string | undefined): string {
+  private sign(project: string, objectKey: string, expires: string, filename: string | undefined, mimetype: string | undefined): string {
     // A JSON array is an unambiguous encoding: no separator games, and absent differs from ''.
-    const message = JSON.stringify([SIGNATURE_CONTEXT, objectKey, expires, filename ?? null, mimetype ?? null]);
+    const message = JSON.stringify([SIGNATURE_CONTEXT, project, objectKey, expires, filename ?? null, mimetype ?? null]);
     return createHmac('sha256', this.secret).update(message, 'utf8').digest('base64url');
   }
 
-  /** The file for a safe key, `undefined` when missing, 'outside' when a link leads out. */
-  private async locate(objectKey: string): Promise<{ path: string; size: number } | undefined | 'outside'> {
-    const candidate = path.resolve(this.dir, objectKey);
+  /** The project's directory name; throws for a project that cannot have files. */
+  private segmentOf(project: string): string {
+    const segment = projectSegment(project);
+    if (segment === undefined) throw new RangeError(`LocalFileStore: project ${JSON.stringify(project)} cannot hold files`);
+    return segment;
+  }
+
+  /** Names of the regular files directly in the directory: what older versions stored flat. */
+  private async flatFiles(): Promise<string[]> {
+    const entries = await readdir(this.dir, { withFileTypes: true }).catch((err: unknown) => (isMissing(err) ? [] : Promise.reject(err)));
+    return entries.filter((e) => e.isFile() && isSafeObjectKey(e.name) && !e.name.startsWith('.tmp-')).map((e) => e.name);
+  }
+
+  /** The file for a safe key of a project, `undefined` when missing, 'outside' when a link leads out. */
+  private async locate(segment: string, objectKey: string): Promise<{ path: string; size: number } | undefined | 'outside'> {
+    const candidate = path.resolve(this.dir, segment, objectKey);
     if (!isInside(this.dir, candidate)) return 'outside';
     let real: string;
     let realDir: string;
@@ -160,7 +211,8 @@ export class LocalFileStore implements FileStore {
       if (isMissing(err)) return undefined;
       throw err;
     }
-    if (!isInside(realDir, real)) return 'outside';
+    // Inside the project's own directory: a link to another project's file is refused too.
+    if (!isInside(path.join(realDir, segment), real)) return 'outside';
     const st = await stat(real).catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
     if (st === undefined || !st.isFile()) return undefined;
     return { path: real, size: st.size };
@@ -175,16 +227,17 @@ export class LocalFileStore implements FileStore {
     return this.realDir;
   }
 
-  private async install(objectKey: string, write: (tmp: string) => Promise<void>): Promise<void> {
+  private async install(project: string, objectKey: string, write: (tmp: string) => Promise<void>): Promise<void> {
     if (!isSafeObjectKey(objectKey)) {
       throw new RangeError(
         `LocalFileStore: objectKey must be a uuid or 1-200 of [A-Za-z0-9._-] (not '.' or '..'), got ${JSON.stringify(objectKey)}`,
       );
     }
-    await mkdir(this.dir, { recursive: true });
-    const dest = path.join(this.dir, objectKey);
+    const projectDir = path.join(this.dir, this.segmentOf(project));
+    await mkdir(projectDir, { recursive: true });
+    const dest = path.join(projectDir, objectKey);
     // Write beside the target then rename, so a reader never sees a half-copied file.
-    const tmp = path.join(this.dir, `.tmp-${randomUUID()}`);
+    const tmp = path.join(projectDir, `.tmp-${randomUUID()}`);
     try {
       await write(tmp);
       await rename(tmp, dest);
@@ -204,6 +257,10 @@ function isInside(dir: string, p: string): boolean {
   const rel = path.relative(dir, p);
   // `..foo` is a legal key, so only a `..` path segment means outside.
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+async function lstatOrUndefined(p: string): Promise<import('node:fs').Stats | undefined> {
+  return lstat(p).catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
 }
 
 function isMissing(err: unknown): boolean {

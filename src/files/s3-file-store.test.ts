@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { S3FileStore, type S3FileStoreOptions } from './s3-file-store.js';
+import { S3FileStore, s3ObjectKey, type S3FileStoreOptions } from './s3-file-store.js';
 
 const NOW = 1_700_000_000_000;
 const KEY = '0b7e2a4c-1d3f-4e5a-9b6c-7d8e9f0a1b2c';
-const DOC = { objectKey: KEY, filename: 'Pass port é.pdf', mimetype: 'application/pdf' };
+const DOC = { project: 'proj-a', objectKey: KEY, filename: 'Pass port é.pdf', mimetype: 'application/pdf' };
 const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 
 // Port 9 (discard) on loopback: nothing would answer, so any network use would fail the test.
@@ -21,10 +21,10 @@ function amzDateSeconds(v: string): number {
 }
 
 describe('S3FileStore', () => {
-  it('presigns a GET for the bucket and key offline, with the document name and type', async () => {
+  it('presigns a GET for the bucket and the project-prefixed key offline, with the document name and type', async () => {
     const url = new URL(await store().signUrl(DOC, NOW));
     expect(url.origin).toBe('http://127.0.0.1:9');
-    expect(url.pathname).toBe(`/compliance-docs/${KEY}`);
+    expect(url.pathname).toBe(`/compliance-docs/proj-a/${KEY}`);
     const q = url.searchParams;
     expect(q.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
     expect(q.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
@@ -50,7 +50,7 @@ describe('S3FileStore', () => {
   it('puts the bucket in the host name unless path style is forced', async () => {
     const url = new URL(await store({ endpoint: undefined, forcePathStyle: false }).signUrl(DOC, NOW));
     expect(url.host).toBe('compliance-docs.s3.eu-west-1.amazonaws.com');
-    expect(url.pathname).toBe(`/${KEY}`);
+    expect(url.pathname).toBe(`/proj-a/${KEY}`);
   });
 
   it('changes the signature when the credentials change', async () => {
@@ -83,6 +83,21 @@ describe('S3FileStore', () => {
     expect(b).toBe(a);
     expect(s.signUrl({ ...DOC, filename: 'other.pdf' }, NOW)).not.toBe(a);
     return a;
+  });
+
+  it('keys objects by project: another project, or an encoded one, is another object and another signature', async () => {
+    const s = store();
+    const a = new URL(await s.signUrl(DOC, NOW));
+    const b = new URL(await s.signUrl({ ...DOC, project: 'proj-b' }, NOW));
+    expect(b.pathname).toBe(`/compliance-docs/proj-b/${KEY}`);
+    expect(b.searchParams.get('X-Amz-Signature')).not.toBe(a.searchParams.get('X-Amz-Signature'));
+    expect(s3ObjectKey('Acme Ltd/ä', KEY)).toBe(`Acme%20Ltd%2F%C3%A4/${KEY}`);
+  });
+
+  it('refuses an unsafe objectKey or a project that cannot hold files instead of signing a key outside the prefix', () => {
+    const s = store();
+    for (const objectKey of ['../proj-b/x', 'a/b', '', '..']) expect(() => s.signUrl({ ...DOC, objectKey }, NOW)).toThrow(/objectKey/);
+    for (const project of ['', '..']) expect(() => s.signUrl({ ...DOC, project }, NOW)).toThrow(/project/);
   });
 
   it('refuses an empty bucket and a lifetime beyond the seven days SigV4 allows', () => {

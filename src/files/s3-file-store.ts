@@ -8,10 +8,16 @@
  * `expiry - (ttl + bucket)`, always in the past, with X-Amz-Expires = ttl + bucket: the URL then
  * expires exactly at the rounded expiry the local store uses, is byte-identical within a bucket,
  * and never depends on S3 tolerating an X-Amz-Date in the future.
+ *
+ * Objects belong to a project: the object key is `<project segment>/<objectKey>` (see
+ * projectSegment), so the project is part of the signed path and a URL for one project's
+ * object cannot be turned into one for another's.
  */
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { resolveExpiryOptions, roundedExpiry, type FileDoc, type FileStore, type UrlExpiryOptions } from './file-store.js';
+import {
+  isSafeObjectKey, projectSegment, resolveExpiryOptions, roundedExpiry, type FileDoc, type FileStore, type UrlExpiryOptions,
+} from './file-store.js';
 import { contentDisposition, safeContentType } from './download-headers.js';
 
 export interface S3FileStoreOptions extends UrlExpiryOptions {
@@ -72,12 +78,14 @@ export class S3FileStore implements FileStore {
 
   /** A presigned GET URL: the cached string within an expiry bucket, else a Promise of it. */
   signUrl(doc: FileDoc, now: number): string | Promise<string> {
+    // Readers check first; a key with `/` or `..` must never reach into another prefix.
+    if (!isSafeObjectKey(doc.objectKey)) throw new RangeError(`S3FileStore: unsafe objectKey ${JSON.stringify(doc.objectKey)}`);
     const expires = this.expiresAt(now);
     if (expires !== this.cacheExpires) {
       this.cache = new Map();
       this.cacheExpires = expires;
     }
-    const cacheKey = JSON.stringify([doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
+    const cacheKey = JSON.stringify([doc.project, doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
     const hit = this.cache.get(cacheKey);
     if (hit !== undefined) return hit;
     // The pending Promise is cached too, so concurrent reads at a bucket turn sign once.
@@ -101,10 +109,17 @@ export class S3FileStore implements FileStore {
     const expiresIn = this.ttlSeconds + this.bucketSeconds;
     const command = new GetObjectCommand({
       Bucket: this.bucket,
-      Key: doc.objectKey,
+      Key: s3ObjectKey(doc.project, doc.objectKey),
       ResponseContentType: safeContentType(doc.mimetype),
       ResponseContentDisposition: contentDisposition(doc.filename),
     });
     return getSignedUrl(this.client, command, { expiresIn, signingDate: new Date((expires - expiresIn) * 1000) });
   }
+}
+
+/** The bucket key of a project's document: `<project segment>/<objectKey>`; throws for a project that cannot hold files. */
+export function s3ObjectKey(project: string, objectKey: string): string {
+  const segment = projectSegment(project);
+  if (segment === undefined) throw new RangeError(`S3FileStore: project ${JSON.stringify(project)} cannot hold files`);
+  return `${segment}/${objectKey}`;
 }

@@ -66,7 +66,7 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
     const entry = {
       at: isoNow(),
       keyId: key?.id ?? null,
-      project: key?.project ?? '',
+      project: key?.project ?? request.accessProject ?? '',
       route,
       // A refused request names whatever it likes: only the start of its id is kept.
       recordId: recordId !== null && status >= 400 ? recordId.slice(0, REFUSED_RECORD_ID_CHARS) : recordId,

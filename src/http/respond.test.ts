@@ -8,7 +8,7 @@ import { sendPayload } from './respond.js';
 /** A stored record of `size` JSON bytes, with its gzip pieces stored or not. */
 function record(size: number, gzipStored: boolean): WireBody {
   const body = Buffer.from(JSON.stringify({ id: 'r', text: 'x'.repeat(size - 20) }).padEnd(size, ' '));
-  const { wire, gz } = shapeBody(body, { splice: false, gzipLevel: gzipStored ? 6 : null });
+  const { wire, gz } = shapeBody(body, { documents: null, gzipLevel: gzipStored ? 6 : null });
   return { body, wire, gz };
 }
 

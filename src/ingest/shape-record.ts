@@ -4,8 +4,14 @@ import { instantKey } from '../contract/index.js';
 import { recordKey } from '../contract/record-key.js';
 import { objectTypeBit } from '../store/execution-page-sql.js';
 import type { Upsert } from '../store/store.js';
+import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
+import { documentPlaces } from '../wire/json-splices.js';
 import { shapeBody } from '../wire/wire-body.js';
 import type { Envelope } from './envelope.js';
+
+// Only documents where the contract puts them are signed at read time; extra members never are.
+const COMPANY_DOCUMENTS = documentPlaces(COMPANY_DOCUMENT_PATHS);
+const ALERT_DOCUMENTS = documentPlaces(ALERT_DOCUMENT_PATHS);
 
 /** Content hash of a record's bytes: the strong ETag base and the unchanged-record test. */
 export function contentHash(bytes: Buffer): string {
@@ -29,7 +35,7 @@ export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
         isCompany: r.type === 'Company',
         body,
         etag,
-        ...shapeBody(body, { splice: true, gzipLevel }),
+        ...shapeBody(body, { documents: COMPANY_DOCUMENTS, gzipLevel }),
       };
     case 'alert':
       return {
@@ -39,7 +45,7 @@ export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
         versionKey: version(r.updatedAt),
         body,
         etag,
-        ...shapeBody(body, { splice: true, gzipLevel }),
+        ...shapeBody(body, { documents: ALERT_DOCUMENTS, gzipLevel }),
       };
     case 'execution': {
       const scenarios = (r.scenario_executions ?? []) as { scenarioId?: unknown; rules?: { object_type?: unknown }[] }[];
@@ -63,7 +69,7 @@ export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
         objectTypes,
         body,
         etag,
-        ...shapeBody(body, { splice: false, gzipLevel }),
+        ...shapeBody(body, { documents: null, gzipLevel }),
       };
     }
   }

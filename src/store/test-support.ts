@@ -93,7 +93,7 @@ export const harnesses: { adapter: Harness['name']; make: () => Harness }[] = [
 /** A body with its etag and wire bytes, as the importer would shape it. */
 export function stored(doc: object): StoredBody {
   const body = Buffer.from(JSON.stringify(doc));
-  return { body, etag: createHash('sha256').update(body).digest('hex'), ...shapeBody(body, { splice: false, gzipLevel: 6 }) };
+  return { body, etag: createHash('sha256').update(body).digest('hex'), ...shapeBody(body, { documents: null, gzipLevel: 6 }) };
 }
 
 /** A customer record; a company unless `isCompany` is false. */

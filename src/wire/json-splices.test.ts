@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applySplices, findSplices, staticSegments, type Splice } from './json-splices.js';
+import { applySplices, documentPlaces, findSplices as findIn, staticSegments, type DocumentPlace, type Splice } from './json-splices.js';
+
+/** Every object anywhere is a document: for the scanner's mechanics, not what a record uses. */
+const ANYWHERE: DocumentPlace = { document: true };
+ANYWHERE.anyMember = ANYWHERE;
+ANYWHERE.items = ANYWHERE;
+const findSplices = (json: string | Buffer): Splice[] => findIn(json, ANYWHERE);
+const COMPANY = documentPlaces([['documents', '[]', 'document']]);
+const ALERT = documentPlaces([['notes', '[]', 'documents', '[]'], ['audits', '[]', 'record', 'notes', '[]', 'documents', '[]']]);
 
 const signed = (s: Splice): string => `NEW:${JSON.stringify([s.objectKey ?? null, s.filename ?? null, s.mimetype ?? null])}`;
 
@@ -37,7 +45,7 @@ const doc = {
 describe('findSplices', () => {
   it('returns the byte range of the presignedUrl value token with its sibling fields', () => {
     const text = JSON.stringify({ name: 'Ünïcødé 😀 Ltd', documents: [{ document: doc }] });
-    const [s, ...rest] = findSplices(text);
+    const [s, ...rest] = findIn(text, COMPANY);
     expect(rest).toEqual([]);
     const bytes = Buffer.from(text, 'utf8');
     expect(bytes.toString('utf8', s!.start, s!.end)).toBe(JSON.stringify(doc.presignedUrl));
@@ -141,6 +149,46 @@ describe('findSplices', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('findSplices at document places', () => {
+  const extra = { objectKey: 'other-project-file', presignedUrl: 'as-stored' };
+
+  it('finds documents only where the places put them, never in extra members', () => {
+    const text = JSON.stringify({
+      presignedUrl: 'root', objectKey: 'r', attachment: extra,
+      documents: [{ document: { ...doc, thumbnail: extra }, scan: extra }, { document: extra, other: [extra] }, extra],
+      nested: { documents: [{ document: extra }] },
+    });
+    const found = findIn(text, COMPANY);
+    expect(found.map((s) => s.objectKey)).toEqual([doc.objectKey, 'other-project-file']);
+    const bytes = Buffer.from(text);
+    expect(found.map((s) => bytes.toString('utf8', s.start, s.end))).toEqual([JSON.stringify(doc.presignedUrl), '"as-stored"']);
+    const out = Buffer.concat(applySplices(bytes, found, () => 'fresh')).toString();
+    // Seven extra members hold it; one of them sits where a document goes and is replaced.
+    expect(out.match(/"as-stored"/g)).toHaveLength(6);
+  });
+
+  it("follows arrays and nested paths: an alert's notes and its audit snapshots' notes", () => {
+    const note = (k: string): unknown => ({ documents: [{ objectKey: k, presignedUrl: 'u' }], extra: { objectKey: 'x', presignedUrl: 'u' } });
+    const text = JSON.stringify({
+      notes: [note('n1'), note('n2')],
+      audits: [{ record: { notes: [note('a1')], audits: [{ record: { notes: [note('deeper')] } }] } }, { record: null }],
+      results: [{ notes: [note('not-a-place')] }],
+    });
+    expect(findIn(text, ALERT).map((s) => s.objectKey)).toEqual(['n1', 'n2', 'a1']);
+  });
+
+  it('matches escaped member names on the path as JSON.parse reads them', () => {
+    const text = '{"\\u0064ocuments":[{"docum\\u0065nt":{"objectKey":"k","presignedUrl":"u"}}]}';
+    expect(findIn(text, COMPANY).map((s) => s.objectKey)).toEqual(['k']);
+  });
+
+  it('ignores a place holding the wrong kind of value', () => {
+    for (const text of ['{"documents":{"document":{"presignedUrl":"u"}}}', '{"documents":[[{"presignedUrl":"u"}]]}', '{"documents":[{"document":[{"presignedUrl":"u"}]}]}']) {
+      expect(findIn(text, COMPANY)).toEqual([]);
+    }
   });
 });
 

@@ -7,6 +7,10 @@
  * document fields needed to sign a fresh URL. A read then writes the static slices around the
  * offsets and a freshly encoded value in each gap: no parse, no re-serialisation.
  *
+ * Only documents at the places the contract puts them count (`DocumentPlace`, compiled from
+ * member paths by `documentPlaces`): a `presignedUrl` anywhere else, in an extra member, is
+ * data like any other and is served as stored, never signed.
+ *
  * The scanner is a single byte pass that only tracks object/array nesting and member keys; long
  * string values (base64 images, 1 MB records) are skipped with a native `indexOf` for the next
  * quote. JSON.parse is used only on the few short tokens whose decoded value is needed.
@@ -21,6 +25,41 @@ export interface Splice {
   objectKey: string | undefined;
   filename: string | undefined;
   mimetype: string | undefined;
+}
+
+/**
+ * A node of the tree of places where documents sit: the member names below it, every item of an
+ * array below it, and whether an object here is a document. A node may refer back to itself.
+ */
+export interface DocumentPlace {
+  members?: ReadonlyMap<string, DocumentPlace> | undefined;
+  /** The place of every member whatever its name (when no `members` entry names it). */
+  anyMember?: DocumentPlace | undefined;
+  items?: DocumentPlace | undefined;
+  document?: boolean | undefined;
+}
+
+/** One path from the record root to a document: member names, and `[]` for every item of an array. */
+export type DocumentPath = readonly string[];
+
+/** The place tree of some paths; the root is the record object itself. */
+export function documentPlaces(paths: readonly DocumentPath[]): DocumentPlace {
+  interface Mutable { members?: Map<string, Mutable>; items?: Mutable; document?: boolean }
+  const root: Mutable = {};
+  for (const p of paths) {
+    let node = root;
+    for (const step of p) {
+      if (step === '[]') node = node.items ??= {};
+      else {
+        node.members ??= new Map();
+        let next = node.members.get(step);
+        if (next === undefined) node.members.set(step, (next = {}));
+        node = next;
+      }
+    }
+    node.document = true;
+  }
+  return root;
 }
 
 const QUOTE = 0x22;
@@ -53,25 +92,39 @@ const MARKER = Buffer.from('presignedUrl');
 // "presignedUrl" without containing it literally if the text holds a `\u`.
 const UNICODE_ESCAPE = Buffer.from('\\u');
 
-/** Nesting level. Objects collect the fields of interest; arrays only need to be matched. */
+/**
+ * Nesting level. Document objects collect the fields of interest; objects on the way to a
+ * document follow their member names; everything else only needs to be matched.
+ */
 class Frame {
   expectKey = true;
   key = KEY_OTHER;
+  /** The place of the current member's value (objects), or of every item (arrays). */
+  child: DocumentPlace | undefined;
   urls: number[] | undefined = undefined;
   objectKey: string | undefined = undefined;
   filename: string | undefined = undefined;
   mimetype: string | undefined = undefined;
-  constructor(readonly isObject: boolean) {}
+  readonly isDocument: boolean;
+  readonly follows: boolean;
+  constructor(readonly isObject: boolean, readonly place: DocumentPlace | undefined) {
+    this.isDocument = isObject && place?.document === true;
+    this.follows = isObject && (place?.members !== undefined || place?.anyMember !== undefined);
+    this.child = isObject ? undefined : place?.items;
+  }
 }
 
-/** Byte offsets of every `presignedUrl` string value in one JSON text, with sibling fields. */
-export function findSplices(json: string | Buffer): Splice[] {
+/**
+ * Byte offsets of every `presignedUrl` string value of a document at one of `places` in one
+ * JSON text, with its sibling fields.
+ */
+export function findSplices(json: string | Buffer, places: DocumentPlace): Splice[] {
   const buf = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
   if (buf.indexOf(MARKER) === -1 && buf.indexOf(UNICODE_ESCAPE) === -1) return [];
-  return scan(buf);
+  return scan(buf, places);
 }
 
-function scan(buf: Buffer): Splice[] {
+function scan(buf: Buffer, places: DocumentPlace): Splice[] {
   const out: Splice[] = [];
   const stack: Frame[] = [];
   let top: Frame | undefined;
@@ -82,16 +135,18 @@ function scan(buf: Buffer): Splice[] {
     if (c === QUOTE) {
       const end = stringEnd(buf, i);
       if (top !== undefined && top.isObject && top.expectKey) {
-        top.key = classifyKey(buf, i, end);
+        if (top.isDocument) top.key = classifyKey(buf, i, end);
+        if (top.follows) top.child = memberPlace(top.place!, buf, i, end);
         top.expectKey = false;
-      } else if (top !== undefined && top.isObject && top.key !== KEY_OTHER) {
+      } else if (top !== undefined && top.key !== KEY_OTHER) {
         takeString(top, buf, i, end);
       }
       i = end;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (top !== undefined && top.isObject) clearNonString(top);
+      const place = top === undefined ? places : top.child;
       if (top !== undefined) stack.push(top);
-      top = new Frame(c === OPEN_OBJECT);
+      top = new Frame(c === OPEN_OBJECT, place);
       i++;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       if (top === undefined || top.isObject !== (c === CLOSE_OBJECT)) {
@@ -104,6 +159,7 @@ function scan(buf: Buffer): Splice[] {
       if (top !== undefined && top.isObject) {
         top.expectKey = true;
         top.key = KEY_OTHER;
+        top.child = undefined;
       }
       i++;
     } else if (c === COLON || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
@@ -168,6 +224,14 @@ function classifyKey(buf: Buffer, start: number, end: number): number {
   // An escaped spelling of any of the four is at least 15 bytes; without a backslash it is not one.
   if (len < 15 || buf.subarray(start, end).indexOf(BACKSLASH) === -1) return KEY_OTHER;
   return INTERESTING_KEYS.get(decodeString(buf, start, end)) ?? KEY_OTHER;
+}
+
+/** The place of the member whose key token spans start-end, or undefined when it leads to no document. */
+function memberPlace(place: DocumentPlace, buf: Buffer, start: number, end: number): DocumentPlace | undefined {
+  if (place.members === undefined) return place.anyMember;
+  // Without a backslash the bytes between the quotes are the name; with one, JSON decodes it.
+  const name = buf.subarray(start, end).indexOf(BACKSLASH) === -1 ? buf.toString('utf8', start + 1, end - 1) : decodeString(buf, start, end);
+  return place.members.get(name) ?? place.anyMember;
 }
 
 // A byte loop beats Buffer#compare here: keys are short and the native call costs more.

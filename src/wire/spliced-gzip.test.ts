@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
-import { findSplices, staticSegments } from './json-splices.js';
+import { documentPlaces, findSplices, staticSegments } from './json-splices.js';
 import { deflatedPiece, gzipFromPieces, storedPiece, type GzipPiece } from './gzip-pieces.js';
 
 /** How import and read are meant to compose: segments deflated once, URLs in stored blocks. */
@@ -15,7 +15,7 @@ describe('a gzip list response built from stored record pieces', () => {
   );
   // Import time: per record, the splices and the deflated static segments.
   const stored = records.map((body) => {
-    const splices = findSplices(body);
+    const splices = findSplices(body, documentPlaces([['notes', '[]', 'documents', '[]'], ['audits', '[]', 'record', 'notes', '[]', 'documents', '[]']]));
     return { splices, segments: staticSegments(body, splices).map((s) => deflatedPiece(s)) };
   });
 

@@ -5,7 +5,7 @@
  */
 import zlib from 'node:zlib';
 import { deflatePiece, storedPiece, type GzipPiece } from './gzip-pieces.js';
-import { applySplices, findSplices, type Splice } from './json-splices.js';
+import { applySplices, findSplices, type DocumentPlace, type Splice } from './json-splices.js';
 import { ownedConcat } from './owned-bytes.js';
 
 /** The stored form of a body, as the store keeps it. */
@@ -30,15 +30,15 @@ export interface ParsedLayout {
 
 /** Options for shaping a body at import. */
 export interface ShapeOptions {
-  /** Record document `presignedUrl` values so reads can replace them. */
-  splice: boolean;
+  /** Where the record's documents are, whose `presignedUrl` values reads replace; null for none. */
+  documents: DocumentPlace | null;
   /** zlib level for the stored gzip pieces; null stores none. */
   gzipLevel: number | null;
 }
 
 /** Computes the wire layout and gzip pieces of a record's bytes. */
 export function shapeBody(body: Buffer, options: ShapeOptions): { wire: string | null; gz: Buffer | null } {
-  const splices = options.splice ? findSplices(body) : [];
+  const splices = options.documents === null ? [] : findSplices(body, options.documents);
   const layout: Layout = {};
   if (splices.length > 0) {
     layout.s = splices.map((s) => [s.start, s.end, s.objectKey ?? null, s.filename ?? null, s.mimetype ?? null]);

@@ -89,7 +89,7 @@ describe('signed document URLs', () => {
   }
 
   it('downloads the file with its mimetype and filename, without an API key', async () => {
-    await svc.files.putBytes(FILE, Buffer.from('%PDF-1.4\n%%EOF\n'));
+    await svc.files.putBytes(P, FILE, Buffer.from('%PDF-1.4\n%%EOF\n'));
     const res = await fetch(await signedUrl());
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -116,15 +116,15 @@ describe('signed document URLs', () => {
     const url = new URL(await signedUrl());
     // Signed long enough ago that even the expiry rounded up to its bucket has passed.
     const signedAt = Date.now() - (900 + 120) * 1000;
-    const expired = svc.files.signUrl({ objectKey: FILE, filename: url.searchParams.get('filename')!, mimetype: 'application/pdf' }, signedAt);
+    const expired = svc.files.signUrl({ project: P, objectKey: FILE, filename: url.searchParams.get('filename')!, mimetype: 'application/pdf' }, signedAt);
     expect(Number(new URL(expired).searchParams.get('expires'))).toBeLessThan(Date.now() / 1000);
     expect((await fetch(expired)).status).toBe(403);
   });
 
   it('answers 404 for a validly signed URL of a missing file, and never serves outside the store', async () => {
-    const missing = svc.files.signUrl({ objectKey: '00000000-0000-4000-8000-00000000beef' }, Date.now());
+    const missing = svc.files.signUrl({ project: P, objectKey: '00000000-0000-4000-8000-00000000beef' }, Date.now());
     expect((await fetch(missing)).status).toBe(404);
-    for (const path of ['/v1/files/..%2F..%2Fetc%2Fpasswd', '/v1/files/%2e%2e', '/v1/files/..']) {
+    for (const path of ['/v1/files/..%2F..%2Fetc%2Fpasswd', '/v1/files/%2e%2e', '/v1/files/..', `/v1/files/${P}/..%2F..%2Fetc%2Fpasswd`, `/v1/files/..%2F..%2Fetc/passwd`, '/v1/files/%2e%2e/%2e%2e']) {
       const res = await fetch(`${svc.url}${path}?expires=9999999999&sig=${'A'.repeat(43)}`);
       expect([403, 404]).toContain(res.status);
       expect(await res.text()).not.toContain('root:');

@@ -32,7 +32,7 @@ beforeAll(async () => {
   svc = await startTestService(lines);
   keyA = (await svc.key(A)).key;
   keyB = (await svc.key(B)).key;
-  await svc.files.putBytes(FILE_KEY, Buffer.from('%PDF-1.4 test file\n%%EOF\n'));
+  await svc.files.putBytes(A, FILE_KEY, Buffer.from('%PDF-1.4 test file\n%%EOF\n'));
 });
 afterAll(async () => svc?.close());
 
@@ -63,7 +63,7 @@ describe('company details', () => {
     expect(withoutUrls(body)).toEqual(withoutUrls(imported(0)));
     const url = body.documents[0]!.document.presignedUrl;
     expect(url).not.toContain('stored.example');
-    expect(url.startsWith(`${svc.url}/v1/files/${FILE_KEY}?`)).toBe(true);
+    expect(url.startsWith(`${svc.url}/v1/files/${A}/${FILE_KEY}?`)).toBe(true);
   });
 
   it('finds a company by its uuid in either case and keeps the case it was given', async () => {
@@ -92,7 +92,7 @@ describe('alert', () => {
     const body = (await res.json()) as { notes: { documents: { presignedUrl: string }[] }[] };
     expect(validateRecord('alert', body).ok).toBe(true);
     expect(withoutUrls(body)).toEqual(withoutUrls(imported(3)));
-    expect(body.notes[0]!.documents[0]!.presignedUrl).toContain(`/v1/files/${NOTE_FILE_KEY}?`);
+    expect(body.notes[0]!.documents[0]!.presignedUrl).toContain(`/v1/files/${A}/${NOTE_FILE_KEY}?`);
   });
 
   it('rejects an alert id that is not a uuid with 400 naming the parameter', async () => {

@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { FileStore } from '../../src/files/file-store.js';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
+import { S3FileStore } from '../../src/files/s3-file-store.js';
 import { createApiKey, type Scope } from '../../src/http/api-keys.js';
 import type { AccessLogWriterOptions } from '../../src/http/access-log-writer.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
@@ -21,7 +23,10 @@ export interface TestService {
   dir: string;
   store: Store;
   app: FastifyInstance;
+  /** The local file store (the one serving URLs unless the service was started with `fileStore: 's3'`). */
   files: LocalFileStore;
+  /** The store that signs the service's document URLs. */
+  signer: FileStore;
   summary: ImportSummary;
   key(project: string, opts?: { scopes?: Scope[]; expiresAt?: string }): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
@@ -43,6 +48,7 @@ export async function startTestService(
     ttlSeconds?: number;
     corsOrigins?: string[];
     accessLog?: false | AccessLogWriterOptions;
+    fileStore?: 'local' | 's3';
   } = {},
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
@@ -54,12 +60,14 @@ export async function startTestService(
   const secret = await store.secret();
   const port = await freePort();
   const files = new LocalFileStore({ dir: join(dir, 'files'), secret, publicBaseUrl: `http://127.0.0.1:${port}`, basePath: '/v1', ttlSeconds: opts.ttlSeconds ?? 900 });
+  // Port 9 (discard) on loopback: URLs are presigned offline, nothing is ever fetched from it.
+  const signer: FileStore = opts.fileStore === 's3' ? testS3FileStore(opts.ttlSeconds) : files;
   const app = await buildServer({
     store,
     limiter: opts.limiter ?? new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
     refusals: opts.refusals ?? new MemoryRateLimiter(opts.refusedBurst ?? 100_000, opts.refusedPerSecond ?? 100_000),
-    files,
-    localFiles: files,
+    files: signer,
+    localFiles: opts.fileStore === 's3' ? undefined : files,
     logger: false,
     basePath: '/v1',
     cacheControl: 'no-store',
@@ -74,6 +82,7 @@ export async function startTestService(
     store,
     app,
     files,
+    signer,
     summary,
     async key(project, o = {}) {
       const { key, record } = await createApiKey(store, { project, scopes: o.scopes, expiresAt: o.expiresAt });
@@ -85,4 +94,12 @@ export async function startTestService(
       await testStore.cleanup();
     },
   };
+}
+
+/** The S3 store of `startTestService(…, { fileStore: 's3' })`: bucket `test-docs` on an endpoint nothing listens on. */
+export function testS3FileStore(ttlSeconds = 900): S3FileStore {
+  return new S3FileStore({
+    bucket: 'test-docs', endpoint: 'http://127.0.0.1:9', forcePathStyle: true, region: 'us-east-1', ttlSeconds,
+    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret-access-key-0123456789abcdef' },
+  });
 }

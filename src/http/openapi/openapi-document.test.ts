@@ -125,13 +125,13 @@ describe('openApiDocument', () => {
   });
 
   it('documents the signed file route without bearer authentication', () => {
-    const get = doc.paths['/files/{objectKey}'].get as Json;
+    const get = doc.paths['/files/{project}/{objectKey}'].get as Json;
     expect(get.security).toEqual([]);
-    expect((get.parameters as Json[]).map((p) => p.name)).toEqual(['objectKey', 'expires', 'filename', 'mimetype', 'sig']);
+    expect((get.parameters as Json[]).map((p) => p.name)).toEqual(['project', 'objectKey', 'expires', 'filename', 'mimetype', 'sig']);
     expect(get.responses['403'].description).toMatch(/forbidden.*tampered.*expired/);
     expect(get.responses['404'].description).toContain('not_found');
     const withoutFiles = openApiDocument({ basePath: '/v1', version: '1', fileRoute: false }) as Json;
-    expect(withoutFiles.paths['/files/{objectKey}']).toBeUndefined();
+    expect(withoutFiles.paths['/files/{project}/{objectKey}']).toBeUndefined();
   });
 
   it('publishes every contract schema under its spec name, as plain JSON Schema', () => {

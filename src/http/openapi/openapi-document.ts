@@ -49,7 +49,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
   for (const [name, op] of Object.entries(OPERATIONS) as [OperationName, Operation][]) {
     paths[op.path] = { get: readOperation(op, components, EXAMPLES[name]()) };
   }
-  if (options.fileRoute ?? true) paths['/files/{objectKey}'] = { get: fileDownloadOperation() };
+  if (options.fileRoute ?? true) paths['/files/{project}/{objectKey}'] = { get: fileDownloadOperation() };
   paths[OPENAPI_JSON_PATH] = { get: documentOperation() };
   const server = `${(options.serverUrl ?? '').replace(/\/+$/, '')}${options.basePath}`;
   return {
@@ -164,11 +164,12 @@ function fileDownloadOperation(): Record<string, unknown> {
     summary: 'Download a document file',
     description: [
       'The address a record\'s `presignedUrl` holds. No API key: the signature is the credential; it covers',
-      'the objectKey, expiry, filename and mimetype, so none can be changed. Use the URL as given.',
+      'the project, objectKey, expiry, filename and mimetype, so none can be changed. Use the URL as given.',
     ].join(' '),
     tags: ['files'],
     security: [],
     parameters: [
+      { name: 'project', in: 'path', required: true, description: 'the project the file belongs to (percent-encoded)', schema: { type: 'string' } },
       { name: 'objectKey', in: 'path', required: true, description: 'the file\'s object key', schema: { type: 'string' } },
       query('expires', true, 'expiry, unix seconds'),
       query('filename', false, 'name the file is saved under (Content-Disposition)'),

@@ -1,6 +1,6 @@
 /** Sends one stored record, with fresh signed URLs in place of its stored document URLs. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FileStore } from '../../files/file-store.js';
+import { isSafeObjectKey, projectSegment, type FileStore } from '../../files/file-store.js';
 import type { BodyNeed, StoredRead } from '../../store/store.js';
 import type { AccessDeps, ProjectReader } from '../access.js';
 import { pickEncoding } from '../accept.js';
@@ -22,15 +22,29 @@ export function bodyNeedOf(request: FastifyRequest): BodyNeed {
   return pickEncoding(request.headers['accept-encoding']) === 'gzip' ? 'gzip' : 'plain';
 }
 
-/** Sends a record; its ETag changes when its bytes do or when its signed URLs roll over. A large one is charged to `reader`'s key. */
+/**
+ * Sends a record read by `reader` (so of its project); its ETag changes when its bytes do or when
+ * its signed URLs roll over. Its documents are signed as files of that project only; a large answer
+ * is charged to the reader's key.
+ */
 export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, stored: StoredRead): Promise<void> {
+  const project = reader.project;
   const now = Date.now();
   const spliced = hasSplices(stored.wire);
+  const projectHasFiles = spliced && projectSegment(project) !== undefined;
   await sendPayload(request, reply, { kind: 'record', item: stored }, {
     etag: spliced ? `${stored.etag}.${deps.files.expiresAt(now)}` : stored.etag,
     cacheControl: deps.cacheControl,
-    // A document without an objectKey has no file to sign: its stored URL is still never served.
-    splice: (s) => (s.objectKey === undefined ? '' : deps.files.signUrl({ ...s, objectKey: s.objectKey }, now)),
+    splice: (s) => {
+      // A document without an objectKey has no file to sign: its stored URL is still never served.
+      if (s.objectKey === undefined || !projectHasFiles) return '';
+      // An unsafe key an older version stored must not make the record unreadable.
+      if (!isSafeObjectKey(s.objectKey)) {
+        request.log.warn({ objectKey: JSON.stringify(s.objectKey).slice(0, 256) }, 'stored document has an unusable objectKey: served an empty URL');
+        return '';
+      }
+      return deps.files.signUrl({ project, objectKey: s.objectKey, filename: s.filename, mimetype: s.mimetype }, now);
+    },
     charge: reader.charge,
   });
 }
