@@ -8,7 +8,7 @@
  * the store directory, so no URL, signed or not, can reach a file outside it.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { copyFile, mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   resolveExpiryOptions, roundedExpiry, wellFormed, type FileDoc, type FileStore, type UrlExpiryOptions,
@@ -181,12 +181,15 @@ export class LocalFileStore implements FileStore {
         `LocalFileStore: objectKey must be a uuid or 1-200 of [A-Za-z0-9._-] (not '.' or '..'), got ${JSON.stringify(objectKey)}`,
       );
     }
-    await mkdir(this.dir, { recursive: true });
+    // Documents are personal data: a directory this store creates, and every file, are its user's alone.
+    if ((await mkdir(this.dir, { recursive: true, mode: 0o700 })) !== undefined) await chmod(this.dir, 0o700);
     const dest = path.join(this.dir, objectKey);
     // Write beside the target then rename, so a reader never sees a half-copied file.
     const tmp = path.join(this.dir, `.tmp-${randomUUID()}`);
     try {
       await write(tmp);
+      // A copy keeps its source's mode, and a new file the umask's: set it before it is visible.
+      await chmod(tmp, 0o600);
       await rename(tmp, dest);
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
