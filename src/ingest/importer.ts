@@ -193,7 +193,6 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
       if (!(err instanceof InputError)) throw err;
       damage = err;
     }
-    damage ??= input.damage();
     await seal();
     while (inflight.length > 0) await apply(inflight.shift()!);
     if (damage !== undefined) {
