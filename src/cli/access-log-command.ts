@@ -1,6 +1,6 @@
 /** `compliance-read access-log`: who read (or tried to read) a project's records, and when. */
 import { Command } from 'commander';
-import { isDateTime } from '../contract/index.js';
+import { toUtcIso } from '../contract/index.js';
 import { recordKey } from '../contract/record-key.js';
 import { REFUSED_RECORD_ID_CHARS } from '../http/access-log-hook.js';
 import type { AccessLogEntry, AccessLogQuery } from '../store/access-log.js';
@@ -13,12 +13,13 @@ type Listed = AccessLogEntry & { unattributed?: true };
 /** Batches deleted per store call by `prune`. */
 const PRUNE_BATCHES_PER_CALL = 500;
 
-/** An ISO 8601 bound from a date or date-time argument, in the log's UTC form. */
+/** An ISO 8601 bound from a date or date-time argument, in the log's UTC form (a leap second is the next second). */
 function bound(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const full = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
-  if (!isDateTime(full)) throw new Error(`--${name} must be a date (YYYY-MM-DD) or an RFC 3339 date-time`);
-  return new Date(full).toISOString();
+  const iso = toUtcIso(full);
+  if (iso === undefined) throw new Error(`--${name} must be a date (YYYY-MM-DD) or an RFC 3339 date-time`);
+  return iso;
 }
 
 /** Builds the access-log command. */

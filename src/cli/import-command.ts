@@ -1,10 +1,11 @@
 /** `compliance-read import FILE...`: validated NDJSON import. */
 import { Command } from 'commander';
-import { importFiles } from '../ingest/importer.js';
+import { ImportStopped, importFiles, type ImportSummary } from '../ingest/importer.js';
 import { defaultWorkers } from '../ingest/shape-pool.js';
 import { progressReporter } from './progress.js';
 import { useStore, withDbOption } from './store-option.js';
 import { loadConfig } from '../config/load-config.js';
+import { SETTINGS } from '../config/settings.js';
 import { StoreError } from '../store/store-errors.js';
 
 /** Builds the import command. */
@@ -15,19 +16,26 @@ export function importCommand(): Command {
     .option('--json', 'print the summary as one JSON object on the last line of stdout')
     .option('--gzip-level <n>', 'zlib level of stored gzip bytes (0 stores none) [env GZIP_LEVEL]')
     .option('--max-line-bytes <n>', 'longest accepted line', String(16 * 1024 * 1024))
+    .option(SETTINGS.maxRejects.flag, `${SETTINGS.maxRejects.description} [env ${SETTINGS.maxRejects.env}] (default ${SETTINGS.maxRejects.default})`)
     .option('--workers <n>', 'worker threads parsing, validating and compressing (0: none)', String(defaultWorkers()))
-    .action(async (files: string[], opts: { db?: string; json?: boolean; gzipLevel?: string; maxLineBytes: string; workers: string }) => {
-      const config = loadConfig({ databaseUrl: opts.db, gzipLevel: opts.gzipLevel });
+    .action(async (files: string[], opts: { db?: string; json?: boolean; gzipLevel?: string; maxLineBytes: string; maxRejects?: string; workers: string }) => {
+      const config = loadConfig({ databaseUrl: opts.db, gzipLevel: opts.gzipLevel, maxRejects: opts.maxRejects });
       const progress = progressReporter(process.stderr);
-      const summary = await useStore({ db: config.databaseUrl, bulkWrites: true }, (store) =>
+      let stopped: ImportStopped | undefined;
+      const summary: ImportSummary = await useStore({ db: config.databaseUrl, bulkWrites: true }, (store) =>
         importFiles(store, files, {
           gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel,
           maxLineBytes: Number(opts.maxLineBytes),
+          maxRejects: config.maxRejects,
           workers: Number(opts.workers),
           onProgress: progress.onProgress,
         }),
       ).catch((err: unknown) => {
         progress.done();
+        if (err instanceof ImportStopped) {
+          stopped = err;
+          return err.summary;
+        }
         if (!(err instanceof StoreError)) throw err;
         // Each batch commits whole or not at all, and a re-run skips what is already stored.
         throw new Error(`${err.message}.\nBatches committed before the failure are complete; once fixed, run the same import again: it resumes.`);
@@ -42,6 +50,7 @@ export function importCommand(): Command {
         );
         if (s.rejected > 0) process.stdout.write('rejected lines are listed in the .rejects.ndjson file beside each input\n');
       }
+      if (stopped !== undefined) process.stderr.write(`compliance-read: ${stopped.message}\n`);
       if (summary.rejected > 0) process.exitCode = 1;
     });
 }

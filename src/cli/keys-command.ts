@@ -1,8 +1,17 @@
 /** `compliance-read keys create|list|revoke`: API keys, one project each. */
 import { Command } from 'commander';
 import { createApiKey, SCOPES, type Scope } from '../http/api-keys.js';
-import { isDateTime } from '../contract/index.js';
+import { toUtcIso } from '../contract/index.js';
+import { projectIdProblem } from '../contract/project-id.js';
 import { useStore, withDbOption } from './store-option.js';
+
+// Control characters, invisible format characters and line or paragraph separators.
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** Text for a terminal line: every control or invisible character as a \u escape. */
+function printable(text: string): string {
+  return text.replace(new RegExp(CONTROL.source, 'gu'), (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+}
 
 /** Builds the keys command group. */
 export function keysCommand(): Command {
@@ -15,6 +24,9 @@ export function keysCommand(): Command {
       .option('--scopes <scopes...>', `scopes (default all): ${SCOPES.join(', ')}`)
       .option('--expires <date>', 'expiry, an RFC 3339 date-time or a date (00:00 UTC)')
       .action(async (opts: { db?: string; project: string; name?: string; scopes?: string[]; expires?: string }) => {
+        const problem = projectIdProblem(opts.project);
+        if (problem !== undefined) throw new Error(`--project ${problem}, got ${printable(opts.project)}`);
+        if (opts.name !== undefined && CONTROL.test(opts.name)) throw new Error(`--name must not contain control characters, got ${printable(opts.name)}`);
         const scopes = opts.scopes?.flatMap((s) => s.split(',')).filter((s) => s !== '');
         for (const s of scopes ?? []) {
           if (!(SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope ${s}; scopes are ${SCOPES.join(', ')}`);
@@ -22,8 +34,9 @@ export function keysCommand(): Command {
         let expiresAt: string | undefined;
         if (opts.expires !== undefined) {
           const full = /^\d{4}-\d{2}-\d{2}$/.test(opts.expires) ? `${opts.expires}T00:00:00Z` : opts.expires;
-          if (!isDateTime(full)) throw new Error('--expires must be an RFC 3339 date-time or a YYYY-MM-DD date');
-          expiresAt = new Date(full).toISOString();
+          // A leap second (:60) is the second after it.
+          expiresAt = toUtcIso(full);
+          if (expiresAt === undefined) throw new Error('--expires must be an RFC 3339 date-time or a YYYY-MM-DD date');
         }
         const { key, record } = await useStore(opts, (store) =>
           createApiKey(store, { project: opts.project, name: opts.name, scopes: scopes as Scope[] | undefined, expiresAt }),
@@ -47,7 +60,8 @@ export function keysCommand(): Command {
         }
         for (const k of rows) {
           const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
-          process.stdout.write(`${k.id}  ${k.project}  ${k.name ?? '-'}  ${k.scopes.join(',')}  ${state}\n`);
+          // One key per line whatever a stored project or name holds: control characters are shown escaped.
+          process.stdout.write(`${k.id}  ${printable(k.project)}  ${k.name === null ? '-' : printable(k.name)}  ${printable(k.scopes.join(','))}  ${state}\n`);
         }
       }),
   );

@@ -1,4 +1,5 @@
 /** Builds the effective configuration from flags and the environment (flags win). */
+import { maskSecretParams } from './secret-names.js';
 import { SETTINGS, type Config, type SettingName } from './settings.js';
 
 /** A configuration that failed validation; the message lists every bad value. */
@@ -44,13 +45,18 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return out;
 }
 
-/** Keeps a connection URL's shape but hides its credentials; a plain file path is shown as is. */
+/**
+ * Keeps a connection URL's shape but hides its credentials: the password of its userinfo and every
+ * query parameter named like a secret (`password`, `sslpassword`, `pass`, ...: pg and ioredis read
+ * them). A plain file path is shown as is.
+ */
 export function maskSecret(value: string): string {
   try {
     const u = new URL(value);
     if (u.protocol === 'file:' || u.host === '') return '***';
     if (u.password !== '') u.password = '***';
     else if (u.username !== '') u.username = '***';
+    if (u.search !== '') u.search = maskSecretParams(u.search, '***');
     return u.toString();
   } catch {
     // A plain SQLite path is no secret; anything else that is not a URL is masked whole.

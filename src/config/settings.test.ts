@@ -54,4 +54,22 @@ describe('configuration', () => {
     expect(printed).toContain('postgres://app:***@db:5432/prod');
     expect(maskSecret('./data/compliance.db')).toBe('./data/compliance.db');
   });
+
+  it('masks a password given as a query parameter of a database or Redis URL', () => {
+    const c = loadConfig({}, {
+      DATABASE_URL: 'postgres://app@db:5432/prod?sslmode=require&password=hunter2&sslpassword=s3cr3t-key',
+      REDIS_URL: 'redis://cache:6379/0?pass=redispw&db=1',
+    });
+    const printed = JSON.stringify(describeConfig(c));
+    for (const secret of ['hunter2', 's3cr3t-key', 'redispw']) expect(printed).not.toContain(secret);
+    expect(printed).toContain('sslmode=require&password=***&sslpassword=***');
+    expect(printed).toContain('redis://cache:6379/0?pass=***&db=1');
+    expect(maskSecret('postgres://db/prod?PassWord=x&pwd=y&application_name=app')).toBe('postgres://db/prod?PassWord=***&pwd=***&application_name=app');
+  });
+
+  it('reads --max-rejects as a bounded whole number', () => {
+    expect(loadConfig({}, {}).maxRejects).toBe(10_000);
+    expect(loadConfig({ maxRejects: '0' }, {}).maxRejects).toBe(0);
+    expect(() => loadConfig({}, { MAX_REJECTS: 'all' })).toThrow(/MAX_REJECTS="all" must be a whole number/);
+  });
 });

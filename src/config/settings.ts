@@ -155,6 +155,13 @@ export const SETTINGS = {
     default: undefined,
     parse: (raw) => (raw === '' ? undefined : int(1, 36_500)(raw)),
   }),
+  maxRejects: setting({
+    env: 'MAX_REJECTS',
+    flag: '--max-rejects <n>',
+    description: 'rejected lines an import tolerates; one more stops it (nothing from that line on is stored)',
+    default: 10_000,
+    parse: int(0, 1e9),
+  }),
   gzipLevel: setting({ env: 'GZIP_LEVEL', flag: '--gzip-level <n>', description: 'zlib level of the gzip bytes stored at import (0 stores none)', default: 6, parse: int(0, 9) }),
 };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { instantKey, isDateTime } from './date-time.js';
+import { instantKey, isDateTime, toUtcIso } from './date-time.js';
 
 describe('isDateTime (RFC 3339)', () => {
   it.each([
@@ -126,5 +126,23 @@ describe('instantKey', () => {
 
   it('throws on a value that is not a date-time', () => {
     expect(() => instantKey('2023-02-29T00:00:00Z')).toThrow(/not an RFC 3339 date-time/);
+  });
+});
+
+describe('toUtcIso', () => {
+  it('gives the instant of any valid date-time as a Date would, offsets applied', () => {
+    expect(toUtcIso('2026-01-01T00:30:00+01:00')).toBe('2025-12-31T23:30:00.000Z');
+    expect(toUtcIso('2026-01-01T00:00:00.123456Z')).toBe('2026-01-01T00:00:00.123Z');
+  });
+
+  it('reads a leap second as the second after it, never an invalid date', () => {
+    expect(toUtcIso('2016-12-31T23:59:60Z')).toBe('2017-01-01T00:00:00.000Z');
+    expect(toUtcIso('2016-12-31T23:59:60.5Z')).toBe('2017-01-01T00:00:00.500Z');
+    expect(toUtcIso('9999-12-31T23:59:60Z')).toBe('9999-12-31T23:59:59.999Z');
+  });
+
+  it('refuses what is not a date-time', () => {
+    expect(toUtcIso('2023-02-29T00:00:00Z')).toBeUndefined();
+    expect(toUtcIso('yesterday')).toBeUndefined();
   });
 });

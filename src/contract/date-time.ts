@@ -139,3 +139,24 @@ export function instantKey(dateTime: string): string {
     `${pad(minuteOfDay % 60, 2)}:${pad(p.second, 2)}.${fraction}Z`
   );
 }
+
+/**
+ * The instant of an RFC 3339 date-time as a JavaScript ISO string (UTC, milliseconds), or undefined
+ * for a value that is not one. A leap second (`:60`), which a Date cannot hold, is read as the
+ * second after it: `23:59:60Z` is midnight of the next day, as POSIX clocks count it.
+ */
+export function toUtcIso(dateTime: string): string | undefined {
+  const p = parse(dateTime);
+  if (p === undefined) return undefined;
+  const minutes = daysFromCivil(p.year, p.month, p.day) * 1440 + p.hour * 60 + p.minute - p.offsetMinutes;
+  // Milliseconds only: a Date holds no finer, and truncating keeps an instant from moving later.
+  const ms = minutes * 60_000 + p.second * 1000 + Number(p.fraction.slice(0, 3).padEnd(3, '0'));
+  // Past the four-digit years ISO strings gain a sign and stop sorting as text: clamp, as instantKey does.
+  if (ms < MIN_MS) return new Date(MIN_MS).toISOString();
+  if (ms > MAX_MS) return new Date(MAX_MS).toISOString();
+  return new Date(ms).toISOString();
+}
+
+const DAY_MS = 86_400_000;
+const MIN_MS = daysFromCivil(0, 1, 1) * DAY_MS;
+const MAX_MS = daysFromCivil(10000, 1, 1) * DAY_MS - 1;

@@ -9,7 +9,7 @@ import { isAttributePath } from './attribute-path.js';
 import { isCurrencyCode } from './currencies.js';
 import { isDateTime } from './date-time.js';
 
-export { instantKey, isDateTime } from './date-time.js';
+export { instantKey, isDateTime, toUtcIso } from './date-time.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 

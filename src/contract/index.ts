@@ -2,7 +2,7 @@
 export { StringEnum } from './string-enum.js';
 export * from './enums.js';
 export { CURRENCY_CODES, isCurrencyCode } from './currencies.js';
-export { addContractFormats, instantKey, isDateTime, isUuid } from './formats.js';
+export { addContractFormats, instantKey, isDateTime, isUuid, toUtcIso } from './formats.js';
 export { ATTRIBUTE_PATHS, isAttributePath } from './attribute-path.js';
 export * from './company.js';
 export * from './execution.js';

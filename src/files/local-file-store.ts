@@ -11,7 +11,7 @@
  * directory by an older version is never served: `files adopt` moves it under its project.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { copyFile, lstat, mkdir, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   isSafeObjectKey, projectSegment, resolveExpiryOptions, roundedExpiry, wellFormed, type FileDoc, type FileStore,
@@ -104,7 +104,7 @@ export class LocalFileStore implements FileStore {
     const segment = this.segmentOf(project);
     const keys = objectKeys ?? (await this.flatFiles());
     const target = path.join(this.dir, segment);
-    await mkdir(target, { recursive: true });
+    if ((await mkdir(target, { recursive: true, mode: 0o700 })) !== undefined) await chmod(target, 0o700);
     const moved: string[] = [];
     const skipped: string[] = [];
     for (const key of keys) {
@@ -233,13 +233,17 @@ export class LocalFileStore implements FileStore {
         `LocalFileStore: objectKey must be a uuid or 1-200 of [A-Za-z0-9._-] (not '.' or '..'), got ${JSON.stringify(objectKey)}`,
       );
     }
+    // Documents are personal data: a directory this store creates, and every file, are its user's alone.
+    if ((await mkdir(this.dir, { recursive: true, mode: 0o700 })) !== undefined) await chmod(this.dir, 0o700);
     const projectDir = path.join(this.dir, this.segmentOf(project));
-    await mkdir(projectDir, { recursive: true });
+    if ((await mkdir(projectDir, { recursive: true, mode: 0o700 })) !== undefined) await chmod(projectDir, 0o700);
     const dest = path.join(projectDir, objectKey);
     // Write beside the target then rename, so a reader never sees a half-copied file.
     const tmp = path.join(projectDir, `.tmp-${randomUUID()}`);
     try {
       await write(tmp);
+      // A copy keeps its source's mode, and a new file the umask's: set it before it is visible.
+      await chmod(tmp, 0o600);
       await rename(tmp, dest);
     } catch (err) {
       await unlink(tmp).catch(() => undefined);

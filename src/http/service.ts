@@ -16,6 +16,7 @@ import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
 import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { serverLimitsOf } from './server-limits.js';
+import { REDACTED, redactLogLine } from './log-redaction.js';
 import { closeGracefully } from './shutdown.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { buildServer } from './server.js';
@@ -79,11 +80,16 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
-/** The service's logger: JSON lines, credentials redacted. */
+/**
+ * The service's logger: JSON lines, credentials redacted: the headers that carry them, and in the
+ * written line any API key and any secret-looking query parameter (a key put in a URL, a file
+ * URL's signature), whichever field (request URL, error message) holds it.
+ */
 export function createLogger(config: Config, destination?: pino.DestinationStream): Logger {
   const options = {
     level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: REDACTED },
+    hooks: { streamWrite: redactLogLine },
   };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

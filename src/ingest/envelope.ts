@@ -1,6 +1,7 @@
 /** The import envelope: one JSON object a line, naming the kind of record it carries. */
 import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
+import { projectIdProblem } from '../contract/project-id.js';
 import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
 import { ownedCopy } from '../wire/owned-bytes.js';
 
@@ -20,6 +21,12 @@ export interface Envelope {
   customerId?: string;
   cmsProjectId?: string;
 }
+
+/**
+ * Deepest nesting of objects and arrays a line may have, the envelope being level 1: the
+ * contract's deepest records need 12, and every level costs each recursive reader downstream.
+ */
+export const MAX_NESTING = 64;
 
 const MEMBERS: Record<RecordKind, readonly string[]> = {
   customer: ['kind', 'record'],
@@ -41,6 +48,9 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('', 'line must be a JSON object envelope {"kind": ..., "record": {...}}');
   }
+  if (nestingOver(value, MAX_NESTING)) {
+    return fail(deepestPath(value, MAX_NESTING) ?? '', `objects and arrays are nested deeper than ${MAX_NESTING} levels`);
+  }
   const env = value as Record<string, unknown>;
   const kind = env.kind;
   if (kind !== 'customer' && kind !== 'execution' && kind !== 'alert') {
@@ -58,9 +68,8 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
     if (typeof env.customerId !== 'string' || !isUuid(env.customerId)) {
       issues.push({ path: '/customerId', message: 'must be a uuid' });
     }
-    if (typeof env.cmsProjectId !== 'string' || env.cmsProjectId.length === 0) {
-      issues.push({ path: '/cmsProjectId', message: 'must be a non-empty string' });
-    }
+    const problem = typeof env.cmsProjectId === 'string' ? projectIdProblem(env.cmsProjectId) : 'must be a string';
+    if (problem !== undefined) issues.push({ path: '/cmsProjectId', message: problem });
   }
   if (hasDuplicateKey(text, value)) {
     issues.push({ path: findDuplicateKey(bytes) ?? '', message: 'member name appears twice in one object (JSON parsers disagree on which wins)' });
@@ -78,6 +87,36 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
       cmsProjectId: env.cmsProjectId as string | undefined,
     },
   };
+}
+
+/** True when objects and arrays nest deeper than `max` levels; iterative, so any depth is safe. */
+function nestingOver(value: object, max: number): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop() as object;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    const items = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
+    for (const item of items) {
+      if (typeof item === 'object' && item !== null) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/** JSON Pointer of the first value at level `max + 1` (recursion stops there, so it stays shallow). */
+function deepestPath(value: unknown, max: number, depth = 1): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (depth > max) return '';
+  for (const key in value) {
+    const below = deepestPath((value as Record<string, unknown>)[key], max, depth + 1);
+    if (below !== undefined) return `/${escapePointer(key)}${below}`;
+  }
+  return undefined;
 }
 
 /** Escapes a key for a JSON Pointer (RFC 6901). */

@@ -1,5 +1,6 @@
 /** The import pipeline: lines → envelopes → validation → shaped writes, in batched transactions. */
 import { stat } from 'node:fs/promises';
+import { SETTINGS } from '../config/settings.js';
 import type { Store, Upsert } from '../store/store.js';
 import type { LineIssue } from './envelope.js';
 import { InputError, openInput, readLines, type Line } from './lines.js';
@@ -33,6 +34,26 @@ export interface ImportOptions {
   workers?: number;
   /** Where rejects of an input go (default: beside the input). */
   rejectsPath?: (input: string) => string;
+  /** Rejected lines the whole import tolerates; one more stops it (default 10,000). */
+  maxRejects?: number;
+}
+
+/**
+ * The import stopped at a rejected line past `maxRejects`: every valid line before it is stored,
+ * nothing from it on. Carries the counts up to that line.
+ */
+export class ImportStopped extends Error {
+  constructor(
+    readonly summary: ImportSummary,
+    readonly file: string,
+    readonly lineNo: number,
+    readonly maxRejects: number,
+  ) {
+    super(
+      `the import stopped at line ${lineNo} of ${file}: more than ${maxRejects} lines were rejected (--max-rejects). ` +
+        'Every valid line before it is stored, nothing from it on.',
+    );
+  }
 }
 
 /** How far into one input an import is; totalBytes is unknown for stdin. */
@@ -94,9 +115,22 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     batch = [];
     bytes = 0;
   };
-  const reject = (lineNo: number, issues: LineIssue[], line?: Buffer): void => {
+  const maxRejects = options.maxRejects ?? SETTINGS.maxRejects.default;
+  const readBefore = summary.read;
+  // Lines whose outcome is decided; lines read ahead of them are not counted when the import stops.
+  let decided = 0;
+  const reject = async (lineNo: number, issues: LineIssue[], line?: Buffer): Promise<void> => {
     summary.rejected++;
-    rejects.write(lineNo, issues, line);
+    if (summary.rejected <= maxRejects) {
+      rejects.write(lineNo, issues, line);
+      return;
+    }
+    summary.read = readBefore + decided;
+    const stop = new ImportStopped(summary, file, lineNo, maxRejects);
+    rejects.write(lineNo, [{ path: '', message: stop.message }, ...issues], line);
+    // The valid lines before this one are stored, so a corrected re-run finds a clear boundary.
+    await flush();
+    throw stop;
   };
 
   // Lines are shaped in chunks (in parallel when there are workers) and applied in input order.
@@ -107,8 +141,9 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     let s = 0;
     for (let i = 0; i < chunk.lineNos.length; i++) {
       const result = chunk.early[i] ?? shaped[s++]!;
+      decided++;
       if (result.kind === 'reject') {
-        reject(chunk.lineNos[i]!, result.issues, result.line ?? chunk.texts[i]);
+        await reject(chunk.lineNos[i]!, result.issues, result.line ?? chunk.texts[i]);
         continue;
       }
       summary.warnings += result.warnings;
@@ -129,7 +164,6 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     while (inflight.length > inflightLimit) await apply(inflight.shift()!);
   };
   const take = async (line: Line): Promise<void> => {
-    if ('bytes' in line && isBlank(line.bytes)) return;
     summary.read++;
     open ??= { lineNos: [], texts: [], early: [], toShape: [], size: 0 };
     open.lineNos.push(line.lineNo);
@@ -164,16 +198,12 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     if (damage !== undefined) {
       // A damaged input (a truncated gzip, say): every whole line before the damage is kept.
       summary.read++;
-      reject(lastLine + 1, [{ path: '', message: `the input is damaged from here on: ${damage.message}` }]);
+      decided++;
+      await reject(lastLine + 1, [{ path: '', message: `the input is damaged from here on: ${damage.message}` }]);
     }
     await flush();
   } finally {
     await rejects.close();
   }
   options.onProgress?.(summary, position());
-}
-
-function isBlank(bytes: Buffer): boolean {
-  for (const b of bytes) if (b !== 0x20 && b !== 0x09) return false;
-  return true;
 }

@@ -1,6 +1,7 @@
 /** One input line through parsing, validation and shaping: the same steps inline or in a worker. */
 import { validateRecord } from '../contract/index.js';
 import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js';
+import { projectIdProblem } from '../contract/project-id.js';
 import type { Upsert } from '../store/store.js';
 import { parseEnvelope, type LineIssue } from './envelope.js';
 import { shapeRecord } from './shape-record.js';
@@ -16,6 +17,10 @@ export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult
   if (!parsed.ok) return { kind: 'reject', issues: parsed.issues };
   const checked = validateRecord(parsed.envelope.kind, parsed.envelope.record);
   if (!checked.ok) return { kind: 'reject', issues: checked.issues.map((i) => ({ path: `/record${i.path}`, message: i.message })) };
+  const { kind, record } = parsed.envelope;
+  // An execution's project is the envelope's, checked with it; the others name theirs in the record.
+  const problem = kind === 'execution' ? undefined : projectIdProblem(record.cmsProjectId as string);
+  if (problem !== undefined) return { kind: 'reject', issues: [{ path: '/record/cmsProjectId', message: problem }] };
   const upsert = shapeRecord(parsed.envelope, gzipLevel);
   const unstorable = unstorableKeys(upsert, parsed.envelope.record);
   if (unstorable.length > 0) return { kind: 'reject', issues: unstorable };

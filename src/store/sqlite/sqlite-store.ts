@@ -1,6 +1,6 @@
 /** The embedded store: one SQLite file through better-sqlite3, WAL mode, memory-mapped reads. */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
@@ -46,7 +46,12 @@ const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {}): SqliteStore {
   return guardedSync('open', () => {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') {
+      // The file holds personal data and the URL signing secret: a directory and file this service
+      // creates are its user's alone, whatever the umask (SQLite gives -wal and -shm the file's mode).
+      if (mkdirSync(dirname(file), { recursive: true, mode: 0o700 }) !== undefined) chmodSync(dirname(file), 0o700);
+      if (!options.readonly) createPrivateFile(file);
+    }
     const db = new Database(file, { readonly: options.readonly ?? false });
     db.pragma('busy_timeout = 10000');
     if (!options.readonly) {
@@ -71,6 +76,22 @@ export function openSqliteStore(file: string, options: { readonly?: boolean; bul
     }
     return new SqliteStore(db, { readThread: options.readThread === true && file !== ':memory:' });
   });
+}
+
+/** Creates `file` empty with mode 0600 unless it exists (an existing file keeps the mode it was given). */
+function createPrivateFile(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw err;
+  }
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Applies the migrations the file has not seen yet, each in its own transaction. */
