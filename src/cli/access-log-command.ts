@@ -5,6 +5,7 @@ import { recordKey } from '../contract/record-key.js';
 import { REFUSED_RECORD_ID_CHARS } from '../http/access-log-hook.js';
 import type { AccessLogEntry, AccessLogQuery } from '../store/access-log.js';
 import type { Store } from '../store/store.js';
+import { printable } from './printable.js';
 import { useStore, withDbOption } from './store-option.js';
 
 /** An entry as listed: those of no project (no key, or an unknown one) are marked when listed with a project's. */
@@ -104,14 +105,15 @@ function pruneCommand(): Command {
 
 function table(entries: readonly Listed[]): string {
   const head = ['time', 'key', 'status', 'route', 'record', 'client', 'request id'];
+  // Record ids, routes and clients come from requests: escaped, so none can forge a row.
   const rows = entries.map((e) => [
     e.at,
     e.unattributed ? `${e.keyId ?? '-'} (unattributed)` : (e.keyId ?? '-'),
     e.count === undefined ? String(e.status) : `${e.status} x${e.count}`,
-    e.route,
-    e.recordId ?? '-',
-    e.client,
-    e.requestId,
+    printable(e.route),
+    e.recordId === null ? '-' : printable(e.recordId),
+    printable(e.client),
+    printable(e.requestId),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd() + '\n';

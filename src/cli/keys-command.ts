@@ -3,15 +3,9 @@ import { Command } from 'commander';
 import { createApiKey, SCOPES, type Scope } from '../http/api-keys.js';
 import { toUtcIso } from '../contract/index.js';
 import { projectIdProblem } from '../contract/project-id.js';
+import { CONTROL, printable } from './printable.js';
 import { useStore, withDbOption } from './store-option.js';
 
-// Control characters, invisible format characters and line or paragraph separators.
-const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-
-/** Text for a terminal line: every control or invisible character as a \u escape. */
-function printable(text: string): string {
-  return text.replace(new RegExp(CONTROL.source, 'gu'), (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
-}
 
 /** Builds the keys command group. */
 export function keysCommand(): Command {

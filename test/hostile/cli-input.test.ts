@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/http/api-keys.js';
+import { batchesOf } from '../../src/store/access-log-batches.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,6 +49,17 @@ describe('keys', () => {
 });
 
 describe('access-log', () => {
+  it('lists one row per entry, showing control characters of a requested id escaped', async () => {
+    const forged = 'c-1\n2026-01-01T00:00:00.000Z  forged-key  200  /v1/companies/:id/details  victim';
+    await ts.store.appendAccessLog(
+      batchesOf([{ at: new Date().toISOString(), keyId: null, project: 'proj-rows', route: '/v1/companies/:id/details', recordId: forged, status: 404, requestId: 'r1', client: '127.0.0.1' }]),
+    );
+    const r = cli('access-log', '--project', 'proj-rows');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('c-1\\u000a2026-01-01');
+    expect(r.stdout.trim().split('\n')).toHaveLength(3); // head, the entry, the count
+  });
+
   it('reads a leap second in --since and --until, and refuses an impossible date with a message', () => {
     const ok = cli('access-log', '--project', 'proj-leap', '--since', '2016-12-31T23:59:60Z', '--until', '2016-12-31T23:59:60.5+01:00');
     expect(ok.stderr).toBe('');
