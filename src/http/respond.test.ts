@@ -23,6 +23,19 @@ async function page(items: WireBody[], encoding: string): Promise<{ encoding: st
 }
 
 describe('sendPayload', () => {
+  it('serves a gzip page whose rows were stored with and without gzip bytes (read as a gzip answer reads them)', async () => {
+    const withGz = { ...record(2000, true), body: null };
+    const withoutGz = record(3000, false);
+    const app = Fastify();
+    app.get('/', async (request, reply) => sendPayload(request, reply, { kind: 'array', items: [withGz, withoutGz, withGz] }, { etag: 'e', cacheControl: 'no-store' }));
+    const res = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
+    await app.close();
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    const items = JSON.parse(zlib.gunzipSync(res.rawPayload).toString('utf8')) as { text: string }[];
+    expect(items.map((i) => i.text.length)).toEqual([1980, 2980, 1980]);
+  });
+
   it('compresses per request only up to 256 KiB of JSON: a larger br-only answer is sent uncompressed', async () => {
     const small = await page([record(200 * 1024, false)], 'br');
     expect(small.encoding).toBe('br');
