@@ -1,7 +1,7 @@
 /** `compliance-read demo`: generates the demo data set, imports it, stores its files and mints demo keys. */
 import { storeOptionsOf } from '../config/load-config.js';
 import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { Command } from 'commander';
@@ -79,7 +79,8 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
   const { demoDocuments, sampleFileFor } = await import('../demo/index.js');
   const generator = Object.fromEntries(Object.entries(run.generator).filter(([, v]) => v !== undefined)) as DemoOptions;
   const out = resolve(run.out ?? join(dirname(filesDirOf(config)), 'demo.ndjson'));
-  await mkdir(dirname(out), { recursive: true });
+  // The data directory holds personal data (the store, files, this file): its user's alone when made here.
+  if ((await mkdir(dirname(out), { recursive: true, mode: 0o700 })) !== undefined) await chmod(dirname(out), 0o700);
   const samples = await writeNdjson(out, generator);
   process.stdout.write(`wrote ${out}\n`);
   if (!run.import) return undefined;
@@ -111,7 +112,7 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
 async function writeNdjson(out: string, options: DemoOptions): Promise<Map<string, Sample>> {
   const { generateDemo } = await import('../demo/index.js');
   const samples = new Map<string, Sample>();
-  const stream = createWriteStream(out);
+  const stream = createWriteStream(out, { mode: 0o600 });
   for (const line of generateDemo(options)) {
     noteSample(samples, line);
     if (!stream.write(line.endsWith('\n') ? line : `${line}\n`)) await once(stream, 'drain');

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli-process.js';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
 import { importFiles } from '../../src/ingest/importer.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -89,5 +90,14 @@ describe('the local file store', () => {
     expect(mode(join(filesDir, 'acme'))).toBe(0o700);
     for (const name of [F, '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a']) expect(mode(join(filesDir, 'acme', name)), name).toBe(0o600);
     expect(mode(source)).toBe(0o644);
+  });
+});
+
+describe('the demo data', () => {
+  it('is written into a data directory made 0700, as a file of mode 0600', () => {
+    const out = join(dir, 'demo-data', 'demo.ndjson');
+    runCli(['demo', '--no-import', '--projects', '1', '--companies', '1', '--individuals', '1', '--alerts', '1', '--out', out]);
+    expect(mode(join(dir, 'demo-data'))).toBe(0o700);
+    expect(mode(out)).toBe(0o600);
   });
 });
