@@ -12,14 +12,8 @@ import { decision, type RateDecision, type RateLimiter } from './rate-limit.js';
 /** Every key this limiter writes starts with this, so it can share a Redis database. */
 export const KEY_PREFIX = 'crs:rl:';
 
-/**
- * KEYS[1] bucket; ARGV[1] burst, ARGV[2] tokens per second. Returns {allowed, tokens as text}.
- * The clock is Redis's own (TIME), so replicas with skewed clocks still agree on refills.
- * The key expires when the bucket would be full again: a missing key means a full bucket.
- */
-const TAKE_SCRIPT = `
-local burst = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
+/** The bucket as stored (a missing key is a full bucket) and Redis's time now: shared by both scripts. */
+const READ_BUCKET = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
@@ -29,7 +23,17 @@ if tokens == nil or at == nil then
   tokens = burst
   at = now
 end
-tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
+`;
+
+/**
+ * KEYS[1] bucket; ARGV[1] burst, ARGV[2] tokens per second. Returns {allowed, tokens as text}.
+ * The clock is Redis's own (TIME), so replicas with skewed clocks still agree on refills.
+ * The key expires when the bucket would be full again: a missing key means a full bucket.
+ */
+const TAKE_SCRIPT = `
+local burst = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+${READ_BUCKET}tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
 local allowed = 0
 if tokens >= 1 then
   tokens = tokens - 1
@@ -46,16 +50,7 @@ const CHARGE_SCRIPT = `
 local burst = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
-if tokens == nil or at == nil then
-  tokens = burst
-  at = now
-end
-tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate) - cost
+${READ_BUCKET}tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate) - cost
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((burst - tokens) / rate * 1000)))
 return 1
