@@ -1,7 +1,8 @@
 /** Text for one terminal line, whatever a stored value holds. */
 
-/** Control characters, invisible format characters and line or paragraph separators. */
-export const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+import { UNPRINTABLE as CONTROL } from '../contract/project-id.js';
+
+export { CONTROL };
 const CONTROL_ALL = new RegExp(CONTROL.source, 'gu');
 
 /** The text with every control or invisible character as a \u escape, so a value can never forge a line or a column. */

@@ -5,7 +5,7 @@ export const MAX_PROJECT_ID_LENGTH = 256;
 
 // Control characters (C0, DEL, C1), invisible format characters (bidi overrides, zero-width) and
 // line or paragraph separators: each can forge or hide text where a project id is printed.
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+export const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 /** Why `value` is not a usable project id, or undefined when it is one. */
 export function projectIdProblem(value: string): string | undefined {

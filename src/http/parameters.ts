@@ -5,6 +5,7 @@ import { addContractFormats } from '../contract/formats.js';
 import type { Operation } from '../contract/operations.js';
 import { ServiceError, type Problem } from '../contract/error-codes.js';
 import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js';
+import { bounded } from './errors.js';
 
 const ajv = addContractFormats(new Ajv2020({ allErrors: false, strict: false }));
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -74,7 +75,7 @@ function readQuery(op: Operation, search: string, query: Parameters['query'], pr
     // Own properties only: a parameter named `constructor` or `__proto__` is just unknown.
     const def = Object.hasOwn(op.query, name) ? (op.query as Record<string, Operation['query'][string]>)[name] : undefined;
     if (def === undefined) {
-      problems.push({ message: `${shown(name)}: unknown query parameter; this operation takes ${Object.keys(op.query).join(', ') || 'none'}` });
+      problems.push({ message: `${bounded(name, 64)}: unknown query parameter; this operation takes ${Object.keys(op.query).join(', ') || 'none'}` });
       continue;
     }
     if (values.length > 1 && !def.repeatable) {
@@ -93,11 +94,6 @@ function readQuery(op: Operation, search: string, query: Parameters['query'], pr
     }
     query[name] = def.repeatable ? (parsed as string[]) : parsed[0];
   }
-}
-
-/** A client-given name as quoted in a message: a short prefix at most. */
-function shown(name: string): string {
-  return name.length <= 64 ? name : `${name.slice(0, 64)}…`;
 }
 
 /** A human description of what a parameter schema accepts. */

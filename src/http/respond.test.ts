@@ -34,6 +34,10 @@ describe('sendPayload', () => {
     expect(res.headers['content-encoding']).toBe('gzip');
     const items = JSON.parse(zlib.gunzipSync(res.rawPayload).toString('utf8')) as { text: string }[];
     expect(items.map((i) => i.text.length)).toEqual([1980, 2980, 1980]);
+
+    // Past the bound of compression per request too: the rows read without plain bytes leave gzip the only answer.
+    const large = await page([withGz, record(300 * 1024, false)], 'gzip');
+    expect(large.encoding).toBe('gzip');
   });
 
   it('compresses per request only up to 256 KiB of JSON: a larger br-only answer is sent uncompressed', async () => {

@@ -109,9 +109,13 @@ function charge(opts: SendOptions, jsonBytes: number, items: number, compressedP
   if (extra > 0) opts.charge?.(extra);
 }
 
-/** True when every item has gzip bytes stored, so a gzip answer needs no compression now. */
+/**
+ * True when a gzip answer is built from stored gzip bytes: a record's own, or a page with any row
+ * stored with them (those rows were read without their plain bytes, so the page can only be gzip;
+ * rows without are deflated now).
+ */
 function gzipStored(payload: Payload): boolean {
-  return payload.kind === 'record' ? payload.item.gz !== null : payload.items.every((item) => item.gz !== null);
+  return payload.kind === 'record' ? payload.item.gz !== null : payload.items.some((item) => item.gz !== null);
 }
 
 /** The stored plain bytes of a payload (spliced URLs differ a little in length): what decides whether it is compressed per request. */
