@@ -1,4 +1,4 @@
-/** Starts the ceiling server (and the calibration's constant server) as its own process, as the service is. */
+/** Starts the ceiling server as its own process, as the service is. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -13,11 +13,6 @@ export interface RunningCeiling {
 /** Spawns ceiling-server.ts on a free port and waits for its "ready" line. */
 export function startCeiling(dataFile: string, extraNodeArgs: string[] = []): Promise<RunningCeiling> {
   return startServer('./ceiling-server.ts', [dataFile], extraNodeArgs);
-}
-
-/** Spawns constant-server.ts, the calibration's target: one fixed small answer to everything. */
-export function startConstant(): Promise<RunningCeiling> {
-  return startServer('./constant-server.ts', [], []);
 }
 
 async function startServer(file: string, args: string[], extraNodeArgs: string[]): Promise<RunningCeiling> {

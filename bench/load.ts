@@ -1,8 +1,9 @@
 /** One measurement: wrk, as a child process, against one target with a random request each time. */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianTool } from './debian-tool.js';
 import { childrenCpuMicros } from './process-cpu.js';
 import type { RequestSpec } from './scenarios.js';
 
@@ -37,33 +38,11 @@ interface WrkResult {
   p99Us: number;
 }
 
-/** The first `wrk` on PATH, or undefined. */
-function findWrk(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    const file = join(dir === '' ? '.' : dir, 'wrk');
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // Not in this directory.
-    }
-  }
-  return undefined;
-}
-
-/** Installs Debian's wrk when it is missing, as .ci/run installs chromium; returns its version line. */
+/** Debian's wrk, installed when missing; returns its version line. */
 export function ensureWrk(log: (line: string) => void): string {
-  if (findWrk() === undefined) {
-    log("wrk is missing: installing Debian's package (apt-get install wrk)");
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'wrk']]) {
-      const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
-      if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}): install wrk (Debian's package) and run again`);
-    }
-    if (findWrk() === undefined) throw new Error('wrk is still not on PATH after apt-get install wrk');
-  }
+  const wrk = ensureDebianTool('wrk', 'wrk', log);
   // `wrk --version` prints its version and usage, then exits 1.
-  return spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]!.trim();
+  return spawnSync(wrk, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]!.trim();
 }
 
 /** How the load generator runs: its threads, and where its request list files go. */

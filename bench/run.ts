@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServiceBuild } from './build-service.js';
 import { captureResponses, walkToDeepPages, type DeepWalk } from './capture.js';
-import { startCeiling, startConstant } from './ceiling.js';
+import { startCeiling } from './ceiling.js';
+import { ensureHaproxy, startConstant } from './constant-server.js';
 import { writeCeilingData, type CapturedResponse } from './ceiling-data.js';
 import { ratioChart } from './chart.js';
 import { ensureDataset } from './dataset.js';
@@ -42,6 +43,8 @@ const machine = machineInfo();
 log(`machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGb} GB, node ${machine.node}, load ${machine.loadAverage.toFixed(2)}`);
 const wrkVersion = ensureWrk(log);
 log(`load generator: ${wrkVersion}, ${opts.wrkThreads} thread(s)`);
+const haproxyVersion = ensureHaproxy(log);
+log(`calibration target: ${haproxyVersion}`);
 mkdirSync(runDir, { recursive: true });
 
 const build = await ensureServiceBuild(root, cacheDir);
@@ -115,7 +118,7 @@ try {
   stoppers.push(() => ceiling.stop());
   log(`ceiling server holds ${captured.length} captured responses`);
 
-  const constant = await startConstant();
+  const constant = await startConstant(runDir);
   stoppers.push(() => constant.stop());
 
   const lists = new RequestLists(m, sides, CEILING, opts.duration);
@@ -159,7 +162,7 @@ try {
   const { samples: _samples, ...manifestSummary } = m;
   writeFileSync(
     `${base}.json`,
-    `${JSON.stringify({ startedAt: stamp, options: opts, machine, generator: { tool: 'wrk', version: wrkVersion, threads: opts.wrkThreads }, calibration: { valid: verdicts.every((v) => v.pass), verdicts, runs: calibration }, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
+    `${JSON.stringify({ startedAt: stamp, options: opts, machine, generator: { tool: 'wrk', version: wrkVersion, threads: opts.wrkThreads }, calibration: { target: haproxyVersion, valid: verdicts.every((v) => v.pass), verdicts, runs: calibration }, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
   );
   writeFileSync(`${base}.svg`, ratioChart(rows, `compliance-read bench, ${opts.scale} scale, ${stamp}`));
   log(`wrote ${base}.json and ${base}.svg`);
