@@ -40,7 +40,8 @@ export class ClientError extends Error {
 
   constructor(
     readonly status: number,
-    readonly body: ErrorBody,
+    /** Partial: an intermediary (a proxy, a load balancer) may answer an error that is no ErrorBody. */
+    readonly body: Partial<ErrorBody>,
     readonly requestId: string | undefined,
   ) {
     super(`${status} ${body.code ?? 'error'}: ${body.message ?? 'no message'}`);
@@ -143,10 +144,10 @@ export function nextLink(header: string | null): string | undefined {
 /** The ClientError of an error answer; a body that is not an ErrorBody becomes its message. */
 async function clientError(response: Response): Promise<ClientError> {
   const text = await response.text();
-  let body: ErrorBody;
+  let body: Partial<ErrorBody>;
   try {
     const parsed: unknown = JSON.parse(text);
-    body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as ErrorBody) : { message: text };
+    body = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Partial<ErrorBody>) : { message: text };
   } catch {
     body = { message: text.slice(0, 500) || response.statusText };
   }

@@ -2,7 +2,6 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_COMPONENTS } from './components.js';
-import { ENUM_SCHEMAS } from './enums.js';
 import { fullAlert, fullCompany, fullExecution } from './examples.js';
 import { addContractFormats } from './formats.js';
 
@@ -10,8 +9,8 @@ import { addContractFormats } from './formats.js';
 const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 describe('schema components for OpenAPI 3.1', () => {
-  it('names the four resources and every enumeration', () => {
-    expect(Object.keys(SCHEMA_COMPONENTS)).toEqual(['CompanyDetails', 'Execution', 'Alert', 'ErrorBody', ...Object.keys(ENUM_SCHEMAS)]);
+  it('names the four resources, whose parts and enumerations follow from them', () => {
+    expect(Object.keys(SCHEMA_COMPONENTS)).toEqual(['CompanyDetails', 'Execution', 'Alert', 'ErrorBody']);
     for (const name of ['CompanyDetails', 'Execution', 'Alert', 'ErrorBody']) {
       expect(SCHEMA_COMPONENTS[name]?.$id).toBe(name);
       expect(SCHEMA_COMPONENTS[name]?.title).toBe(name);

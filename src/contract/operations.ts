@@ -42,10 +42,15 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 const Id = Type.String({ minLength: 1, maxLength: 256 });
 
+// Calendar-true fields (months 01-12, days within their month, hours 00-23, minutes 00-59, second 60
+// for a leap second), so the documented format is the one the service applies.
+const DATE = '\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31|02-29)';
+const TIME = '[Tt](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)';
+
 /** A date-time (RFC 3339) or a plain date (midnight UTC), as accepted by `from` and `to`. */
 export const InstantParameter = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2}))?$',
-  description: 'an ISO 8601 instant: RFC 3339 date-time, or a date meaning 00:00 UTC',
+  pattern: `^${DATE}(?:${TIME})?$`,
+  description: 'an ISO 8601 instant: RFC 3339 date-time, or a date meaning 00:00 UTC (February 29 only in a leap year)',
 });
 
 export const OPERATIONS = {
@@ -56,7 +61,11 @@ export const OPERATIONS = {
     scope: 'companies:read',
     pathParameters: { id: { schema: Id, description: 'identifier of the company customer (uuids match in either case)' } },
     query: {},
-    response: CompanyDetails,
+    // Only customers of type Company are served here (docs/spec-decisions.md), so the answer's `type` is that one value.
+    response: Type.Unsafe<CompanyDetails>({
+      allOf: [CompanyDetails, { type: 'object', required: ['type'], properties: { type: { const: 'Company', description: 'always Company on this operation' } } }],
+      description: CompanyDetails.description,
+    }),
   },
   getCustomerScenarioExecutions: {
     operationId: 'getCustomerScenarioExecutions',

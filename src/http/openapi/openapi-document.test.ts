@@ -6,11 +6,13 @@ import { ERROR_CODES } from '../../contract/error-codes.js';
 import {
   fullAlert, fullCompany, fullExecution, minimalAlert, minimalCompany, minimalExecution,
 } from '../../contract/examples.js';
-import { addContractFormats } from '../../contract/formats.js';
+import { addContractFormats, isDateTime } from '../../contract/formats.js';
 import { OPERATIONS, type Operation } from '../../contract/operations.js';
 import { validateRecord, type RecordKind } from '../../contract/validators.js';
 import { SCOPES } from '../api-keys.js';
 import { openApiDocument } from './openapi-document.js';
+import { READ_ERROR_STATUSES } from './openapi-responses.js';
+import { ENUM_SCHEMAS } from '../../contract/enums.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -103,6 +105,8 @@ describe('openApiDocument', () => {
 
   it('describes each explicit error status by the codes answered with it', () => {
     for (const [code, { status, when }] of Object.entries(ERROR_CODES)) {
+      // 405 answers methods no path lists: only the default response describes it.
+      if (!(READ_ERROR_STATUSES as readonly number[]).includes(status)) continue;
       const response = doc.components.responses[`Error${status}`] as Json;
       expect(response.description).toContain(`\`${code}\`: ${when}`);
     }
@@ -140,6 +144,9 @@ describe('openApiDocument', () => {
     for (const part of ['Beneficiary', 'CompanyClaim', 'ScenarioExecution', 'RuleExecution', 'Note', 'AuditEntry', 'ErrorIssue']) {
       expect(schemas[part], part).toBeDefined();
     }
+    // Every enumeration a field names, by its spec name; the document types share one field and the proof-of-residence media type none.
+    const unnamed = ['ProofOfResidenceDocType', 'CompanyDocType', 'ProofOfResidenceMediaType'];
+    expect(Object.keys(ENUM_SCHEMAS).filter((name) => schemas[name] === undefined).sort()).toEqual([...unnamed].sort());
     walk(doc, (node, path) => {
       expect(Object.getOwnPropertySymbols(node), path).toEqual([]);
       expect(node.$id, path).toBeUndefined();
@@ -196,6 +203,49 @@ describe('openApiDocument', () => {
     expect(doc.servers).toEqual([{ url: '/v1', description: 'this service' }]);
     const pub = openApiDocument({ basePath: '/v1', serverUrl: 'https://compliance.example.com/', version: '1' }) as Json;
     expect(pub.servers[0].url).toBe('https://compliance.example.com/v1');
+  });
+
+  it('publishes no component that nothing references', () => {
+    const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: undefined } });
+    const inSchemas = JSON.stringify(doc.components.schemas);
+    for (const section of ['schemas', 'responses', 'headers'] as const) {
+      for (const name of Object.keys(doc.components[section] as Json)) {
+        const ref = `"#/components/${section}/${name}"`;
+        const referenced = text.includes(ref) || (section === 'schemas' && inSchemas.split(ref).length > 1);
+        expect(referenced, `${section}/${name}`).toBe(true);
+      }
+    }
+  });
+
+  it('marks every field of the error body required, as every error answer has them, and its code one of the catalogue', () => {
+    const body = doc.components.schemas.ErrorBody as Json;
+    expect([...(body.required as string[])].sort()).toEqual(['code', 'issues', 'message']);
+    expect([...(body.properties.code.enum as string[])].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it("states the company answer's type as the one value it is served with", () => {
+    const schema = doc.paths['/companies/{id}/details'].get.responses['200'].content['application/json'].schema as Json;
+    const ajv = addContractFormats(new Ajv2020({ strict: false, allowUnionTypes: true }));
+    ajv.addSchema({ $id: 'https://openapi.test/doc', components: doc.components });
+    const validate = ajv.compile({ $id: 'https://openapi.test/answer', ...JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"https://openapi.test/doc#/components')) });
+    expect(validate(fullCompany())).toBe(true);
+    expect(validate({ ...fullCompany(), type: 'Individual' })).toBe(false);
+    expect(validate({ ...fullCompany(), type: null })).toBe(false);
+  });
+
+  it('documents the from/to format the service applies: impossible dates and times are outside the pattern', () => {
+    const param = (doc.paths['/customers/{customerId}/scenario-executions'].get.parameters as Json[]).find((p) => p.name === 'from')!;
+    const pattern = new RegExp(param.schema.pattern as string);
+    const samples = ['2014-13-17', '2014-00-10', '2014-04-31', '2014-02-30', '2014-12-17', '2016-02-29', '2014-01-31T23:59:60Z',
+      '2014-01-01T24:00:00Z', '2014-01-01T10:60:00Z', '2014-01-01T10:00:00.5+05:30', '2014-01-01T10:00:00+24:00', '2014-01-01t10:00:00z'];
+    for (const value of samples) {
+      const full = value.length === 10 ? `${value}T00:00:00Z` : value;
+      expect(pattern.test(value), value).toBe(isDateTime(full));
+    }
+    // A regular expression cannot count leap years: February 29 of a common year is refused by the service and said so.
+    expect(pattern.test('2014-02-29')).toBe(true);
+    expect(isDateTime('2014-02-29T00:00:00Z')).toBe(false);
+    expect(param.schema.description).toContain('February 29 only in a leap year');
   });
 
   it('is the same document on every call', () => {

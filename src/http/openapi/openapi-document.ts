@@ -62,7 +62,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     components: {
       // Sorted so the reference page lists them alphabetically; `use` above has met every part by now.
       schemas: Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b))),
-      responses: responseComponents(),
+      responses: responseComponents(READ_ERROR_STATUSES),
       headers: headerComponents(),
       securitySchemes: {
         [SECURITY_SCHEME]: {

@@ -19,7 +19,7 @@ export function headerComponents(): Record<string, Json> {
   return {
     'X-Request-Id': text('identifier of this request (the one sent in X-Request-Id when it is sane, else a new uuid); quote it when reporting a problem'),
     ETag: text('strong validator of the content; send it back in If-None-Match to get 304 Not Modified. Ends in -gz or -br for a compressed body'),
-    'Cache-Control': text('caching policy of the answer (configurable; private by default, since answers depend on the key)'),
+    'Cache-Control': text('caching policy of the answer (configurable with CACHE_CONTROL; `no-store` by default, since answers depend on the key)'),
     Vary: text('Accept-Encoding: the body is gzip encoded whenever the client accepts gzip, br encoded only when it accepts br and not gzip'),
     'RateLimit-Limit': integer("the key's token budget (burst size of its token bucket)"),
     'RateLimit-Remaining': integer('tokens left in the budget right now, after what earlier answers cost (1 per started 32 KiB of JSON or 50 items, twice when compressed per request)'),
@@ -103,9 +103,8 @@ function defaultResponse(): Json {
   };
 }
 
-/** Response components: `Error<status>` for every status in the catalogue, and `Error` (the default). */
-export function responseComponents(): Record<string, Json> {
-  const statuses = [...new Set(Object.values(ERROR_CODES).map((e) => e.status as number))].sort((a, b) => a - b);
+/** Response components: `Error` (the default) and `Error<status>` for each status an operation names (405, for instance, only the default describes). */
+export function responseComponents(statuses: readonly number[]): Record<string, Json> {
   const out: Record<string, Json> = { Error: defaultResponse() };
   for (const status of statuses) out[errorResponseName(status)] = errorResponse(codesWithStatus(status));
   return out;
