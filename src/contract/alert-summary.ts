@@ -1,0 +1,75 @@
+/**
+ * An alert's summary, as the alert list answers it: the alert's top-level scalar fields and the
+ * sizes of its lists, so a page never carries a whole (possibly megabyte) record.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import type { Alert } from './alert.js';
+import { AlertCategory, AlertSeverity, AlertStatus, AlertType } from './enums.js';
+import { DateTime, Nullable, Uuid } from './schema-helpers.js';
+
+const Str = Type.String();
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const AlertSummary = Type.Object(
+  {
+    id: Uuid(),
+    severity: AlertSeverity,
+    category: AlertCategory,
+    type: AlertType,
+    status: AlertStatus,
+    name: Str,
+    description: Nullable(Str),
+    assignedTo: Nullable(Str),
+    seen: Type.Boolean(),
+    customerId: Uuid(),
+    cmsProjectId: Str,
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+    createdBy: Str,
+    updatedBy: Str,
+    reason: Nullable(Str),
+    workflowSessionId: Nullable(Type.String({ description: 'null when the alert has none' })),
+    counts: Type.Object(
+      {
+        notes: Count('notes of the alert'),
+        audits: Count('entries of its audit trail'),
+        screeningHits: Count('hits of its screening result (`screeningProviderData.searchResult.hits`)'),
+        results: Count('its results'),
+        transactions: Count('its transactions'),
+      },
+      { title: 'AlertCounts' },
+    ),
+  },
+  { $id: 'AlertSummary', title: 'AlertSummary', description: "an alert's top-level fields and the sizes of its lists (GET /alerts)" },
+);
+export type AlertSummary = Static<typeof AlertSummary>;
+
+/** The summary of a valid alert record; every key present, an absent optional field as null. */
+export function alertSummaryOf(alert: Alert): AlertSummary {
+  return {
+    id: alert.id,
+    severity: alert.severity,
+    category: alert.category,
+    type: alert.type,
+    status: alert.status,
+    name: alert.name,
+    description: alert.description,
+    assignedTo: alert.assignedTo,
+    seen: alert.seen,
+    customerId: alert.customerId,
+    cmsProjectId: alert.cmsProjectId,
+    createdAt: alert.createdAt,
+    updatedAt: alert.updatedAt,
+    createdBy: alert.createdBy,
+    updatedBy: alert.updatedBy,
+    reason: alert.reason,
+    workflowSessionId: alert.workflowSessionId ?? null,
+    counts: {
+      notes: alert.notes?.length ?? 0,
+      audits: alert.audits.length,
+      screeningHits: alert.screeningProviderData?.searchResult.hits?.length ?? 0,
+      results: alert.results?.length ?? 0,
+      transactions: alert.transactions?.length ?? 0,
+    },
+  };
+}
