@@ -4,7 +4,7 @@
  * thread serving reads.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../../workers/start-worker.js';
+import { startWorker } from '../../threads/start-worker.js';
 import type { AccessLogIndexFailure } from '../access-log.js';
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import type { PostedIndexFailure } from './access-log-index-worker.js';
