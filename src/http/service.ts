@@ -10,7 +10,7 @@ import { LocalFileStore } from '../files/local-file-store.js';
 import { openStore, sqlitePath } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { timedStore } from '../store/timed-store.js';
-import { startAccessLogRetention } from './access-log-retention.js';
+import { startAccessLogRetention } from '../access-log/retention.js';
 import { healthRoutes } from './health.js';
 import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
 import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';

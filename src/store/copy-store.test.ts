@@ -9,7 +9,7 @@ import { recordKey } from '../contract/record-key.js';
 import { createApiKey, hashKey, verifyApiKey } from '../http/api-keys.js';
 import { importFiles } from '../ingest/importer.js';
 import { accessLogEntry } from '../../test/support/access-log-entries.js';
-import { batchesOf } from './access-log-batches.js';
+import { batchesOf } from '../access-log/batches.js';
 import { copyStore, TargetNotEmptyError } from './copy-store.js';
 import type { ExecutionFilter, ExecutionPosition, Store } from './store.js';
 import { customer, day, execution, postgresHarness, postgresWanted, sqliteHarness, type Harness } from './test-support.js';
