@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import type { Config } from '../config/settings.js';
 import type { DemoOptions } from '../demo/index.js';
 import { createApiKey } from '../http/api-keys.js';
-import { fileStoreOf, filesDirOf, publicUrlOf } from '../http/service.js';
+import { fileStoreOf, filesDirOf, publicUrlOf } from '../app/service.js';
 import { importFiles, type ImportSummary } from '../ingest/importer.js';
 import { defaultWorkers } from '../ingest/shape-pool.js';
 import { openStore } from '../store/open-store.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createApiKey } from '../../src/http/api-keys.js';
-import { createLogger, startService, type Service } from '../../src/http/service.js';
+import { createLogger, startService, type Service } from '../../src/app/service.js';
 import { importFiles } from '../../src/ingest/importer.js';
 import { companyLine } from '../support/records.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';

@@ -1,4 +1,4 @@
-/** Assembles the running service from a configuration: store, file store, limiter, logger, server. */
+/** Assembles the running service from a configuration: store, file store, limiters, logger, metrics, then the server from those parts. */
 import { storeOptionsOf } from '../config/load-config.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -11,15 +11,15 @@ import { openStore, sqlitePath } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { timedStore } from '../store/timed-store.js';
 import { startAccessLogRetention } from '../access-log/retention.js';
-import { healthRoutes } from './health.js';
-import { metricsRoute, startMetricsServer } from './metrics-exposure.js';
-import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from './metrics.js';
-import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
-import { serverLimitsOf } from './server-limits.js';
-import { REDACTED, redactLogLine } from './log-redaction.js';
-import { closeGracefully } from './shutdown.js';
-import { openApiRoutes } from './routes/openapi.js';
-import { buildServer } from './server.js';
+import { healthRoutes } from '../http/health.js';
+import { metricsRoute, startMetricsServer } from '../http/metrics-exposure.js';
+import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool, type Metrics } from '../http/metrics.js';
+import { MemoryRateLimiter, type RateLimiter } from '../http/rate-limit.js';
+import { serverLimitsOf } from '../http/server-limits.js';
+import { REDACTED, redactLogLine } from '../http/log-redaction.js';
+import { closeGracefully } from '../http/shutdown.js';
+import { openApiRoutes } from '../http/routes/openapi.js';
+import { buildServer } from '../http/server.js';
 
 /** A started service and how to stop it. */
 export interface Service {
@@ -75,7 +75,7 @@ export async function fileStoreOf(config: Config, secret: Buffer): Promise<{ fil
   return { files: local, local };
 }
 
-/** This package's version (package.json sits two levels up from both src/http and dist/http). */
+/** This package's version (package.json sits two levels up from both src/app and dist/app). */
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
@@ -97,7 +97,7 @@ export function createLogger(config: Config, destination?: pino.DestinationStrea
 /** The rate limiter a configuration names: Redis when REDIS_URL is set, else this process's memory. */
 export async function rateLimiterOf(config: Config, logger: Logger | false, metrics: Metrics): Promise<RateLimiter> {
   if (config.redisUrl === undefined) return new MemoryRateLimiter(config.rateLimitBurst, config.rateLimitPerSecond);
-  const { openRedisRateLimiter } = await import('./redis-rate-limiter.js');
+  const { openRedisRateLimiter } = await import('../http/redis-rate-limiter.js');
   return openRedisRateLimiter(config.redisUrl, config.rateLimitBurst, config.rateLimitPerSecond, {
     log: logger === false ? undefined : logger,
     failOpen: metrics.rateLimiterFailOpen,
@@ -107,7 +107,7 @@ export async function rateLimiterOf(config: Config, logger: Logger | false, metr
 /** The budgets of refused answers per client address: like rateLimiterOf, in Redis (keys `crs:rl:addr:...`) when REDIS_URL is set. */
 export async function refusalLimiterOf(config: Config, logger: Logger | false, metrics: Metrics): Promise<RateLimiter> {
   if (config.redisUrl === undefined) return new MemoryRateLimiter(config.refusedRateBurst, config.refusedRatePerSecond);
-  const { openRedisRateLimiter } = await import('./redis-rate-limiter.js');
+  const { openRedisRateLimiter } = await import('../http/redis-rate-limiter.js');
   return openRedisRateLimiter(config.redisUrl, config.refusedRateBurst, config.refusedRatePerSecond, {
     log: logger === false ? undefined : logger.child({ limiter: 'refused answers' }),
     failOpen: metrics.rateLimiterFailOpen,
