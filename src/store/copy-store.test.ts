@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alertLine, companyLine, executionLine, individualLine } from '../../test/support/records.js';
 import { instantKey } from '../contract/date-time.js';
 import { recordKey } from '../contract/record-key.js';
-import { createApiKey, hashKey, verifyApiKey } from '../http/api-keys.js';
+import { createApiKey, hashKey, verifyApiKey } from './api-keys.js';
 import { importFiles } from '../ingest/importer.js';
 import { accessLogEntry } from '../../test/support/access-log-entries.js';
 import { batchesOf } from '../access-log/batches.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FileStore } from '../../src/files/file-store.js';
 import { LocalFileStore } from '../../src/files/local-file-store.js';
 import { S3FileStore } from '../../src/files/s3-file-store.js';
-import { createApiKey, type Scope } from '../../src/http/api-keys.js';
+import { createApiKey, type Scope } from '../../src/store/api-keys.js';
 import type { AccessLogWriterOptions } from '../../src/access-log/writer.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
