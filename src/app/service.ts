@@ -8,7 +8,7 @@ import { healthRoutes } from '../http/health.js';
 import { metricsRoute, startMetricsServer } from '../http/metrics-exposure.js';
 import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool } from '../http/metrics.js';
 import { openApiRoutes } from '../http/routes/openapi.js';
-import { serverLimitsOf } from '../http/server-limits.js';
+import type { ServerLimits } from '../http/server-limits.js';
 import { buildServer } from '../http/server.js';
 import { closeGracefully } from '../http/shutdown.js';
 import { openStore } from '../store/open-store.js';
@@ -28,6 +28,16 @@ export interface Service {
   metricsUrl?: string;
   /** Stops accepting, drains requests in flight (at most SHUTDOWN_GRACE_MS), then closes limiter and store. */
   close(): Promise<void>;
+}
+
+/** The limits a configuration sets. */
+function serverLimitsOf(config: Config): ServerLimits {
+  return {
+    requestTimeout: config.requestTimeout,
+    headersTimeout: config.headersTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    maxHeaderBytes: config.maxHeaderBytes,
+  };
 }
 
 /** Opens everything a configuration names and starts listening. */
