@@ -2,8 +2,7 @@
 import { Command } from 'commander';
 import { toUtcIso } from '../contract/index.js';
 import { recordKey } from '../contract/record-key.js';
-import { REFUSED_RECORD_ID_CHARS } from '../http/access-log-hook.js';
-import type { AccessLogEntry, AccessLogQuery } from '../store/access-log.js';
+import { REFUSED_RECORD_ID_CHARS, type AccessLogEntry, type AccessLogQuery } from '../access-log/access-log.js';
 import type { Store } from '../store/store.js';
 import { printable } from './printable.js';
 import { useStore, withDbOption } from './store-option.js';

@@ -3,7 +3,7 @@ import { storeOptionsOf } from '../config/load-config.js';
 import { Command } from 'commander';
 import type { LocalFileStore } from '../files/local-file-store.js';
 import { openStore } from '../store/open-store.js';
-import { fileStoreOf } from '../http/service.js';
+import { fileStoreOf } from '../app/file-stores.js';
 import { configFrom, withSettings } from './config-options.js';
 
 /** Runs `use` with the configured local file store (the store is opened only for its signing secret). */

@@ -1,6 +1,6 @@
 /** `compliance-read keys create|list|revoke`: API keys, one project each. */
 import { Command } from 'commander';
-import { createApiKey, SCOPES, type Scope } from '../http/api-keys.js';
+import { createApiKey, SCOPES, type Scope } from '../store/api-keys.js';
 import { toUtcIso } from '../contract/index.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import { CONTROL, printable } from './printable.js';

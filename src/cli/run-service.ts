@@ -1,5 +1,5 @@
 /** Runs a started service until SIGTERM or SIGINT, then shuts it down gracefully. */
-import type { Service } from '../http/service.js';
+import type { Service } from '../app/service.js';
 
 /** Closes `service` on the first SIGTERM/SIGINT and exits 0, or 1 when the shutdown fails. */
 export function stopOnSignals(service: Service): void {

@@ -1,7 +1,7 @@
 /** `compliance-read serve`: runs the HTTP service. */
 import { Command } from 'commander';
 import { describeConfig } from '../config/load-config.js';
-import { startService } from '../http/service.js';
+import { startService } from '../app/service.js';
 import { configFrom, withSettings } from './config-options.js';
 import { stopOnSignals } from './run-service.js';
 

@@ -1,6 +1,6 @@
 /** `compliance-read start`: the quick start — the demo data set, then the service. */
 import { Command } from 'commander';
-import { startService } from '../http/service.js';
+import { startService } from '../app/service.js';
 import { configFrom, withSettings } from './config-options.js';
 import { stopOnSignals } from './run-service.js';
 import { runDemo } from './demo-command.js';

@@ -2,7 +2,8 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
-import type { AccessLogWriter } from './access-log-writer.js';
+import { REFUSED_RECORD_ID_CHARS } from '../access-log/access-log.js';
+import type { AccessLogWriter } from '../access-log/writer.js';
 
 /** The record a request asked for: the id, customerId or objectKey path parameter. */
 function recordOf(request: FastifyRequest): string | null {
@@ -10,9 +11,6 @@ function recordOf(request: FastifyRequest): string | null {
   const id = params.id ?? params.customerId ?? params.objectKey;
   return id === undefined ? null : recordKey(id).slice(0, 512);
 }
-
-/** Characters of the record id kept in the entry of a refused answer (status 400 and above). */
-export const REFUSED_RECORD_ID_CHARS = 128;
 
 let lastMs = 0;
 let lastIso = '';

@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
 import type { BodyNeed, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoredRead } from '../store/store.js';
-import type { ApiKeyVerifier, Scope } from './api-keys.js';
+import type { Scope } from '../store/api-keys.js';
+import type { ApiKeyVerifier } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {

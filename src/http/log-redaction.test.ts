@@ -1,6 +1,6 @@
 /** The cleaning of written log lines: API keys and secret-looking query parameters. */
 import { describe, expect, it } from 'vitest';
-import { createApiKey } from './api-keys.js';
+import { createApiKey } from '../store/api-keys.js';
 import { redactLogLine } from './log-redaction.js';
 import type { Store } from '../store/store.js';
 

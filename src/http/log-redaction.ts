@@ -4,7 +4,7 @@ import { looksSecret } from '../config/secret-names.js';
 /** What replaces a secret in a log line. */
 export const REDACTED = '[redacted]';
 
-// An API key (the format of api-keys.ts), also with its underscores percent-encoded, or cut short;
+// An API key (KEY_FORMAT, src/store/api-keys.ts), also with its underscores percent-encoded, or cut short;
 // its id (not a secret: `keys list` shows it) is kept so a leaked key can be found and revoked.
 const API_KEY_TEXT = /crs(?:_|%5[Ff])([a-z0-9]{12})(?:_|%5[Ff])[A-Za-z0-9_%-]+/g;
 

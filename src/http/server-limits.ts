@@ -1,7 +1,6 @@
 /** Socket time-outs and size limits of the HTTP server, as Fastify options. */
 import type { ServerOptions } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
-import type { Config } from '../config/settings.js';
 import { clientErrorHandler } from './client-errors.js';
 
 /** The limits a server is built with, in milliseconds and bytes. */
@@ -10,16 +9,6 @@ export interface ServerLimits {
   headersTimeout: number;
   keepAliveTimeout: number;
   maxHeaderBytes: number;
-}
-
-/** The limits a configuration sets. */
-export function serverLimitsOf(config: Config): ServerLimits {
-  return {
-    requestTimeout: config.requestTimeout,
-    headersTimeout: config.headersTimeout,
-    keepAliveTimeout: config.keepAliveTimeout,
-    maxHeaderBytes: config.maxHeaderBytes,
-  };
 }
 
 /** Fastify options enforcing `limits`; parser rejections (431, 408, 400) answer with the spec's error body. */

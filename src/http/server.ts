@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js';
 import { acceptsJson } from './accept.js';
 import { ApiKeyVerifier } from './api-keys.js';
 import { accessLogHook } from './access-log-hook.js';
-import { AccessLogWriter, type AccessLogWriterOptions } from './access-log-writer.js';
+import { AccessLogWriter, type AccessLogWriterOptions } from '../access-log/writer.js';
 import { chargeRefusal } from './access.js';
 import { errorHandler, JSON_CSP, toServiceError } from './errors.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';

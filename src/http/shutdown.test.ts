@@ -11,7 +11,7 @@ import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { startServeProcess } from '../../test/support/cli-process.js';
 import { alertLine } from '../../test/support/records.js';
-import { createApiKey } from './api-keys.js';
+import { createApiKey } from '../store/api-keys.js';
 import { MemoryRateLimiter } from './rate-limit.js';
 import { buildServer } from './server.js';
 import { closeGracefully } from './shutdown.js';

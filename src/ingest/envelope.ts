@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
-import { ownedCopy } from '../wire/owned-bytes.js';
+import { ownedCopy } from '../threads/owned-bytes.js';
 
 export type RecordKind = 'customer' | 'execution' | 'alert';
 

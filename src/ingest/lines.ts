@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { PassThrough, type Readable } from 'node:stream';
-import { ownedConcat, ownedCopy } from '../wire/owned-bytes.js';
+import { ownedConcat, ownedCopy } from '../threads/owned-bytes.js';
 
 /** One input line: its bytes (CR and a leading BOM removed), or why it was not read. */
 export type Line =

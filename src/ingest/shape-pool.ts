@@ -1,11 +1,11 @@
 /** A pool of import workers; chunks go round-robin and come back as promises, awaited in order. */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../workers/start-worker.js';
+import { startWorker } from '../threads/start-worker.js';
 import type { Upsert } from '../store/store.js';
 import type { LineResult } from './process-line.js';
 import type { ShapeAnswer, ShapeTask } from './shape-worker.js';
-import { asBuffer, transferList } from '../wire/owned-bytes.js';
+import { asBuffer, transferList } from '../threads/owned-bytes.js';
 
 /** Workers by default: every core but the one the importer itself (reading, writing) uses. */
 export function defaultWorkers(): number {

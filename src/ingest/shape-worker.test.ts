@@ -2,7 +2,7 @@
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { alertLine, companyLine, executionLine } from '../../test/support/records.js';
-import { ownedConcat, ownedCopy, transferList } from '../wire/owned-bytes.js';
+import { ownedConcat, ownedCopy, transferList } from '../threads/owned-bytes.js';
 import { processLine, type LineResult } from './process-line.js';
 import { transferables } from './shape-worker.js';
 

@@ -1,6 +1,6 @@
 /** Worker thread of the import: processes chunks of lines so parsing and compression use another core. */
 import { parentPort } from 'node:worker_threads';
-import { transferList } from '../wire/owned-bytes.js';
+import { transferList } from '../threads/owned-bytes.js';
 import { processLine, type LineResult } from './process-line.js';
 
 /** A chunk of lines sent to a worker. */

@@ -1,7 +1,7 @@
 /** Moving a whole store to another (SQLite or PostgreSQL, either way) without re-importing. */
 import { isStorableText, storableText } from '../contract/storable-text.js';
-import type { AccessLogBatch } from './access-log.js';
-import type { StoredEntry } from './access-log-chunk.js';
+import type { AccessLogBatch } from '../access-log/access-log.js';
+import type { StoredEntry } from '../access-log/chunk.js';
 import type { Store, StoreRow } from './store.js';
 
 /** Rows copied, per table. */

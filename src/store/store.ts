@@ -1,5 +1,5 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
-import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from './access-log.js';
+import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from '../access-log/access-log.js';
 
 /** A record's bytes as served: shaped once at import, opaque to the store. */
 export interface StoredBody {

@@ -6,7 +6,7 @@
 import zlib from 'node:zlib';
 import { deflatePiece, storedPiece, type GzipPiece } from './gzip-pieces.js';
 import { applySplices, findSplices, type DocumentPlace, type Splice } from './json-splices.js';
-import { ownedConcat } from './owned-bytes.js';
+import { ownedConcat } from '../threads/owned-bytes.js';
 
 /** The stored form of a body, as the store keeps it. */
 export interface WireBody {

@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/http/api-keys.js';
-import { batchesOf } from '../../src/store/access-log-batches.js';
+import { createApiKey } from '../../src/store/api-keys.js';
+import { batchesOf } from '../../src/access-log/batches.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

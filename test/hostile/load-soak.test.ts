@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/http/api-keys.js';
+import { createApiKey } from '../../src/store/api-keys.js';
 import { importFiles } from '../../src/ingest/importer.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
 import { startServeProcess, type ServeProcess } from '../support/cli-process.js';

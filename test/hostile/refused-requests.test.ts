@@ -5,10 +5,10 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startAccessLogRetention } from '../../src/http/access-log-retention.js';
+import { startAccessLogRetention } from '../../src/access-log/retention.js';
 import { openRedisRateLimiter } from '../../src/http/redis-rate-limiter.js';
-import type { AccessLogEntry } from '../../src/store/access-log.js';
-import { batchesOf } from '../../src/store/access-log-batches.js';
+import type { AccessLogEntry } from '../../src/access-log/access-log.js';
+import { batchesOf } from '../../src/access-log/batches.js';
 import { runCli } from '../support/cli-process.js';
 import { companyLine } from '../support/records.js';
 import { testStoreKind } from '../support/store-harness.js';

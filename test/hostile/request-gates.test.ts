@@ -6,7 +6,7 @@
 import { METHODS } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateErrorBody } from '../../src/contract/index.js';
-import type { AccessLogEntry } from '../../src/store/access-log.js';
+import type { AccessLogEntry } from '../../src/access-log/access-log.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { rawRequest, type RawResponse } from './raw-http.js';

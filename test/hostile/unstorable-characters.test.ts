@@ -15,7 +15,7 @@ import { countIndexFailures, createMetrics } from '../../src/http/metrics.js';
 import { parseParameters } from '../../src/http/parameters.js';
 import { ServiceError } from '../../src/contract/error-codes.js';
 import { importFiles } from '../../src/ingest/importer.js';
-import type { AccessLogIndexFailure } from '../../src/store/access-log.js';
+import type { AccessLogIndexFailure } from '../../src/access-log/access-log.js';
 import { copyStore } from '../../src/store/copy-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { ExecutionUpsert, StoreRow } from '../../src/store/store.js';

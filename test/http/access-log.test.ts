@@ -1,7 +1,7 @@
 /** The access log: every read and every refused attempt, answerable per project and record. */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccessLogEntry } from '../../src/store/access-log.js';
+import type { AccessLogEntry } from '../../src/access-log/access-log.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 

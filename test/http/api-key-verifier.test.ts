@@ -1,6 +1,7 @@
 /** The key verifier keeps valid keys in memory only while the store's key generation holds. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyVerifier, createApiKey } from '../../src/http/api-keys.js';
+import { ApiKeyVerifier } from '../../src/http/api-keys.js';
+import { createApiKey } from '../../src/store/api-keys.js';
 import type { Store } from '../../src/store/store.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
 

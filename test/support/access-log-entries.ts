@@ -1,5 +1,5 @@
 /** Hand-made access log entries for store tests: a read of a company at a minute of 2026-03-01 10:xx. */
-import type { AccessLogEntry } from '../../src/store/access-log.js';
+import type { AccessLogEntry } from '../../src/access-log/access-log.js';
 
 /** The entry of a 200 read at 10:`minute`, with request id r-<project>-<minute>. */
 export function accessLogEntry(minute: number, recordId: string | null, project: string): AccessLogEntry {

@@ -9,7 +9,7 @@ import {
 import { addContractFormats, isDateTime } from '../../contract/formats.js';
 import { OPERATIONS, type Operation } from '../../contract/operations.js';
 import { validateRecord, type RecordKind } from '../../contract/validators.js';
-import { SCOPES } from '../api-keys.js';
+import { SCOPES } from '../../store/api-keys.js';
 import { openApiDocument } from './openapi-document.js';
 import { READ_ERROR_STATUSES } from './openapi-responses.js';
 import { ENUM_SCHEMAS } from '../../contract/enums.js';

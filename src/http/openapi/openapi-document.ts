@@ -5,7 +5,7 @@
  */
 import { fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
-import { SCOPES } from '../api-keys.js';
+import { SCOPES } from '../../store/api-keys.js';
 import { openApiInfo } from './openapi-info.js';
 import {
   errorResponses,

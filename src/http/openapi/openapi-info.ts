@@ -1,7 +1,7 @@
 /** The `info` object of the OpenAPI document: what the service is and how to use it. */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../contract/operations.js';
 import { DEFAULT_TTL_SECONDS } from '../../files/file-store.js';
-import { SCOPES } from '../api-keys.js';
+import { SCOPES } from '../../store/api-keys.js';
 
 /** The document's `info`: title, version, licence and a guide to authentication, errors, paging, URLs, versions. */
 export function openApiInfo(options: { basePath: string; version: string }): Record<string, unknown> {

@@ -1,7 +1,7 @@
-/** The access log in PostgreSQL: batch rows in, the per-record table caught up in bulk (see access-log-batches.ts). */
+/** The access log in PostgreSQL: batch rows in, the per-record table caught up in bulk (see src/access-log/batches.ts). */
 import type pg from 'pg';
-import type { AccessLogBatch, AccessLogIndexFailure } from '../access-log.js';
-import { BATCHES_PER_BUCKET, batchRecordIds, type BatchDialect } from '../access-log-batches.js';
+import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/access-log.js';
+import { BATCHES_PER_BUCKET, batchRecordIds, type BatchDialect } from '../../access-log/batches.js';
 import { isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 
 /**

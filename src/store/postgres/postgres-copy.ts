@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { exportChunks } from '../export-rows.js';
-import type { AccessLogBatch } from '../access-log.js';
+import type { AccessLogBatch } from '../../access-log/access-log.js';
 import type { AlertUpsert, ApiKeyRecord, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 import { batchKeys, rowKey, type BatchPlan } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';

@@ -9,7 +9,7 @@ import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
 import { STATEMENT_BYTES } from './batch-sql.js';
-import { BATCHES_PER_BUCKET, batchesOf } from '../access-log-batches.js';
+import { BATCHES_PER_BUCKET, batchesOf } from '../../access-log/batches.js';
 
 const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -1,7 +1,7 @@
 /** Worker thread that catches the access log's per-record table up and checkpoints the file, off the thread serving reads. */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { AccessLogIndexFailure } from '../access-log.js';
+import type { AccessLogIndexFailure } from '../../access-log/access-log.js';
 import { isStoreUnavailable } from '../store-errors.js';
 import { catchUpAccessLog } from './access-log-rows.js';
 import { sqliteStoreError } from './sqlite-errors.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AccessLogIndexFailure } from '../access-log.js';
+import type { AccessLogIndexFailure } from '../../access-log/access-log.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
 

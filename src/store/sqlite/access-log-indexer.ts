@@ -4,8 +4,8 @@
  * thread serving reads.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../../workers/start-worker.js';
-import type { AccessLogIndexFailure } from '../access-log.js';
+import { startWorker } from '../../threads/start-worker.js';
+import type { AccessLogIndexFailure } from '../../access-log/access-log.js';
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import type { PostedIndexFailure } from './access-log-index-worker.js';
 

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
-import type { AccessLogEntry } from '../access-log.js';
+import type { AccessLogEntry } from '../../access-log/access-log.js';
 import { StoreUnavailableError } from '../store-errors.js';
 import { catchUpAccessLog, indexAccessLog } from './access-log-rows.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
-import { BATCHES_PER_BUCKET, batchesOf } from '../access-log-batches.js';
+import { BATCHES_PER_BUCKET, batchesOf } from '../../access-log/batches.js';
 
 const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
 const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => accessLogEntry(minute, recordId, project);

@@ -1,7 +1,7 @@
 /** The access log in SQLite: batch rows in, the per-record table caught up in bulk, batches out in order. */
 import type Database from 'better-sqlite3';
-import type { AccessLogBatch, AccessLogIndexFailure } from '../access-log.js';
-import { BATCHES_PER_BUCKET, batchRecordIds } from '../access-log-batches.js';
+import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/access-log.js';
+import { BATCHES_PER_BUCKET, batchRecordIds } from '../../access-log/batches.js';
 import { isStoreUnavailable, type StoreError } from '../store-errors.js';
 import { sqliteStoreError } from './sqlite-errors.js';
 

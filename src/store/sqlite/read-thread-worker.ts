@@ -1,7 +1,7 @@
 /** Worker thread of SqliteReadThread: runs batches of read statements on its own read-only connection. */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { transferList } from '../../wire/owned-bytes.js';
+import { transferList } from '../../threads/owned-bytes.js';
 import { SERVING_READ_PRAGMAS, type ReadAnswer, type ReadBatch, type ReadOutcome } from './read-thread.js';
 
 const { file } = workerData as { file: string };

@@ -8,8 +8,8 @@
  * still reads the latest committed data (WAL), as a read on the serving connection would.
  */
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../../workers/start-worker.js';
-import { asBuffer } from '../../wire/owned-bytes.js';
+import { startWorker } from '../../threads/start-worker.js';
+import { asBuffer } from '../../threads/owned-bytes.js';
 
 /** How a connection that serves reads maps the file and caches pages: the serving connection's and the read thread's. */
 export const SERVING_READ_PRAGMAS = ['mmap_size = 2147418112', 'cache_size = -65536'] as const;

@@ -26,10 +26,10 @@ import type {
 import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
-import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
+import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../../access-log/batches.js';
 import { guardedSync } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
-import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../access-log.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
 
 type Statement = Database.Statement<unknown[], unknown>;

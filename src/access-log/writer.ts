@@ -2,9 +2,9 @@
  * Writes access log entries in batches, off the request path: a read only encodes its entry into
  * the filling chunk (see AccessLogChunk); a timer (or a full chunk) hands it to the store in one statement.
  */
-import type { FastifyBaseLogger } from 'fastify';
-import type { AccessLogEntry, AccessLogStore } from '../store/access-log.js';
-import { AccessLogChunk } from '../store/access-log-chunk.js';
+import type { BaseLogger } from 'pino';
+import type { AccessLogEntry, AccessLogStore } from './access-log.js';
+import { AccessLogChunk } from './chunk.js';
 
 /** Batching of the access log. */
 export interface AccessLogWriterOptions {
@@ -80,7 +80,7 @@ export class AccessLogWriter {
 
   constructor(
     private readonly store: AccessLogStore,
-    private readonly log: FastifyBaseLogger | undefined,
+    private readonly log: Pick<BaseLogger, 'error'> | undefined,
     options: AccessLogWriterOptions = {},
   ) {
     this.maxBuffered = options.maxBuffered ?? 100_000;

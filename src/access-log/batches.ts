@@ -6,7 +6,7 @@
  */
 import { storableText } from '../contract/storable-text.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexFailure, AccessLogIndexListener, AccessLogQuery } from './access-log.js';
-import { AccessLogChunk, type StoredEntry } from './access-log-chunk.js';
+import { AccessLogChunk, type StoredEntry } from './chunk.js';
 
 /** A batch row as read back. */
 export interface BatchRow {

@@ -7,7 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import { importFiles } from '../ingest/importer.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { alertLine } from '../../test/support/records.js';
-import { createApiKey } from './api-keys.js';
+import { createApiKey } from '../store/api-keys.js';
 import { startService, type Service } from './service.js';
 
 const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from './access-log.js';
-import { batchesOf, gatherEntries, type BatchRow } from './access-log-batches.js';
+import { batchesOf, gatherEntries, type BatchRow } from './batches.js';
 
 // Small pages, so that most runs cross several round trips.
 const PAGE = 4;

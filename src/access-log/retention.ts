@@ -3,8 +3,8 @@
  * batches older than that are deleted at start and then hourly, a bounded number per store call
  * so that reads interleave with the work.
  */
-import type { FastifyBaseLogger } from 'fastify';
-import type { AccessLogPruning } from '../store/access-log.js';
+import type { BaseLogger } from 'pino';
+import type { AccessLogPruning } from './access-log.js';
 
 /** How the job runs. */
 export interface RetentionOptions {
@@ -30,7 +30,7 @@ export function retentionCutoff(days: number, now: number): string {
 }
 
 /** Starts pruning batches older than `days` days: one round at once, then one every `everyMs`. */
-export function startAccessLogRetention(store: AccessLogPruning, days: number, log: FastifyBaseLogger | undefined, options: RetentionOptions = {}): RetentionJob {
+export function startAccessLogRetention(store: AccessLogPruning, days: number, log: Pick<BaseLogger, 'info' | 'warn'> | undefined, options: RetentionOptions = {}): RetentionJob {
   const perCall = options.perCall ?? 50;
   const now = options.now ?? Date.now;
   let stopped = false;

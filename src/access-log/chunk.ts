@@ -1,6 +1,6 @@
 /**
  * Access log entries waiting for their write, already in the form the store keeps them (one
- * batch row per project; see access-log-batches.ts). Each entry is encoded once, as it arrives,
+ * batch row per project; see batches.ts). Each entry is encoded once, as it arrives,
  * into bytes outside the JS heap: the flush only joins them, and a long outage queues bytes
  * rather than hundreds of thousands of objects for the garbage collector to walk.
  */

@@ -7,8 +7,9 @@ import { loadConfig } from '../config/load-config.js';
 import { importFiles } from '../ingest/importer.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { companyLine } from '../../test/support/records.js';
-import { createApiKey } from './api-keys.js';
-import { createLogger, startService, type Service } from './service.js';
+import { createApiKey } from '../store/api-keys.js';
+import { createLogger } from './logger.js';
+import { startService, type Service } from './service.js';
 
 const COMPANY = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const COMPANY_NAME = 'Zyxwvut Confidential Holdings';

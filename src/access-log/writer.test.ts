@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessLogBatch, AccessLogEntry, AccessLogStore } from '../store/access-log.js';
-import { AccessLogWriter } from './access-log-writer.js';
+import type { AccessLogBatch, AccessLogEntry, AccessLogStore } from './access-log.js';
+import { AccessLogWriter } from './writer.js';
 
 const entry = (n: number): AccessLogEntry => ({
   at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, n)).toISOString(),

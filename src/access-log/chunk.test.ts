@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from './access-log.js';
-import { AccessLogChunk, type StoredEntry } from './access-log-chunk.js';
+import { AccessLogChunk, type StoredEntry } from './chunk.js';
 import { storableText } from '../contract/storable-text.js';
 
 const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({

@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load-config.js';
 import { importFiles } from '../ingest/importer.js';
 import { alertLine } from '../../test/support/records.js';
 import { postgresBinDir, startThrowawayPostgres, type ThrowawayPostgres } from '../../test/support/throwaway-postgres.js';
-import { createApiKey } from './api-keys.js';
+import { createApiKey } from '../store/api-keys.js';
 import { startService, type Service } from './service.js';
 
 const bin = postgresBinDir();

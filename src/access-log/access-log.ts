@@ -1,4 +1,4 @@
-/** The access log as the store keeps it: append-only entries of who read (or tried to read) what. */
+/** The access log: its entries (append-only: who read, or tried to read, what) and the parts of a store that keep them. */
 
 /** One read of a record, or one refused attempt. */
 export interface AccessLogEntry {
@@ -22,6 +22,9 @@ export interface AccessLogEntry {
   count?: number;
 }
 
+/** Characters of the record id kept in the entry of a refused answer (status 400 and above). */
+export const REFUSED_RECORD_ID_CHARS = 128;
+
 /** Which entries to read back, newest last. */
 export interface AccessLogQuery {
   project: string;
@@ -31,7 +34,7 @@ export interface AccessLogQuery {
   limit: number;
 }
 
-/** One project's entries of one write, as the store keeps them (see access-log-batches.ts). */
+/** One project's entries of one write, as the store keeps them (see batches.ts). */
 export interface AccessLogBatch {
   project: string;
   firstAt: string;

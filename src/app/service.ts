@@ -1,0 +1,98 @@
+/** Assembles the running service from a configuration: store, file store, limiters, logger, metrics, then the server from those parts. */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { startAccessLogRetention } from '../access-log/retention.js';
+import { storeOptionsOf } from '../config/load-config.js';
+import type { Config } from '../config/settings.js';
+import { healthRoutes } from '../http/health.js';
+import { metricsRoute, startMetricsServer } from '../http/metrics-exposure.js';
+import { countIndexFailures, countRejections, createMetrics, hasPoolStats, requestMetrics, storeObserver, watchPool } from '../http/metrics.js';
+import { openApiRoutes } from '../http/routes/openapi.js';
+import type { ServerLimits } from '../http/server-limits.js';
+import { buildServer } from '../http/server.js';
+import { closeGracefully } from '../http/shutdown.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import { timedStore } from '../store/timed-store.js';
+import { fileStoreOf } from './file-stores.js';
+import { createLogger } from './logger.js';
+import { packageVersion } from './package-version.js';
+import { rateLimiterOf, refusalLimiterOf } from './rate-limiters.js';
+
+/** A started service and how to stop it. */
+export interface Service {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  /** Where /metrics is served when METRICS_PORT is set. */
+  metricsUrl?: string;
+  /** Stops accepting, drains requests in flight (at most SHUTDOWN_GRACE_MS), then closes limiter and store. */
+  close(): Promise<void>;
+}
+
+/** The limits a configuration sets. */
+function serverLimitsOf(config: Config): ServerLimits {
+  return {
+    requestTimeout: config.requestTimeout,
+    headersTimeout: config.headersTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    maxHeaderBytes: config.maxHeaderBytes,
+  };
+}
+
+/** Opens everything a configuration names and starts listening. */
+export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config);
+  const metrics = createMetrics();
+  const opened = await openStore(config.databaseUrl, { ...storeOptionsOf(config), readThread: true });
+  if (hasPoolStats(opened)) watchPool(metrics, opened);
+  countIndexFailures(opened, metrics);
+  const store = timedStore(opened, storeObserver(metrics));
+  const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
+  const refusals = countRejections(await refusalLimiterOf(config, logger, metrics), metrics);
+  const { files, local } = await fileStoreOf(config, await store.secret());
+  // A separate metrics port wins; the main port serves /metrics only behind a token.
+  const metricsOnMain = config.metricsPort === undefined && config.metricsToken !== undefined;
+  const app = await buildServer({
+    store,
+    limiter,
+    refusals,
+    files,
+    localFiles: local,
+    logger,
+    basePath: config.basePath,
+    cacheControl: config.cacheControl,
+    limits: serverLimitsOf(config),
+    corsOrigins: config.corsOrigins,
+    accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
+    plugins: [
+      requestMetrics(metrics),
+      healthRoutes(store),
+      ...(metricsOnMain ? [metricsRoute(metrics, config.metricsToken!)] : []),
+      openApiRoutes({ basePath: config.basePath, serverUrl: config.publicUrl, version: packageVersion(), fileRoute: local !== undefined }),
+    ],
+  });
+  const retention =
+    config.accessLogRetentionDays === undefined ? undefined : startAccessLogRetention(store, config.accessLogRetentionDays, logger === false ? undefined : logger);
+  const address = await app.listen({ port: config.port, host: config.host });
+  const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, config.host, config.metricsPort);
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    store,
+    url: address,
+    metricsUrl: metricsServer?.url,
+    close() {
+      // A second signal during the drain must not close the store under requests still running.
+      closing ??= (async () => {
+        await closeGracefully(app, config.shutdownGrace);
+        await metricsServer?.close();
+        await retention?.stop();
+        await limiter.close();
+        await refusals.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
