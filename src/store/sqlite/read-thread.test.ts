@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_FIELDS } from '../../wire/record-bytes.js';
 import { fieldsFor } from '../../wire/render.js';
+import { damageSqliteFile } from '../../../test/support/damaged-sqlite.js';
+import { StoreUnavailableError } from '../store-errors.js';
 import { alert, customer, newProject } from '../test-support.js';
 import { SqliteReadThread } from './read-thread.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
@@ -86,6 +88,19 @@ describe('record reads on the SQLite read thread', () => {
     await thread.close();
     expect(thread.usable).toBe(false);
     await expect(thread.get('SELECT 1', [])).rejects.toThrow(/closed/);
+  });
+
+  it('answers a read of a damaged file with the store unavailable error, as the serving connection does', async () => {
+    const file = tempFile();
+    const threaded = open(file, true);
+    const direct = open(file, false);
+    const p = newProject();
+    await threaded.writeBatch([customer(p, 'c1', '1')]);
+    expect(await threaded.getCompany(p, 'c1')).toBeDefined();
+    damageSqliteFile(file);
+    await expect(threaded.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(threaded.getAlert(p, 'a1', GZIP)).rejects.toThrow(/getAlert failed: the SQLite file is damaged \(SQLITE_CORRUPT\)/);
+    await expect(direct.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
   it('keeps a process alive while a read is in flight, and lets it exit once idle', () => {

@@ -235,7 +235,7 @@ export class SqliteStore implements Store {
   }
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
-    this.stmt(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...apiKeyValues(k));
+    guardedSync('insertApiKey', () => this.stmt(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...apiKeyValues(k)));
     this.keyWrites++;
   }
 
@@ -251,55 +251,58 @@ export class SqliteStore implements Store {
   apiKeysGeneration(): string {
     const now = performance.now();
     if (now - this.versionReadAt >= 50) {
-      this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
-      this.versionSeen = String(this.dataVersion.get());
+      this.versionSeen = guardedSync('apiKeysGeneration', () => {
+        this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
+        return String(this.dataVersion.get());
+      });
       this.versionReadAt = now;
     }
     return `${this.versionSeen}:${this.keyWrites}`;
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.stmt('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyColumns | undefined;
+    const row = guardedSync('findApiKeyByHash', () => this.stmt('SELECT * FROM api_keys WHERE hash = ?').get(hash)) as ApiKeyColumns | undefined;
     return row === undefined ? undefined : apiKeyFromRow(row);
   }
 
   async listApiKeys(project?: string): Promise<ApiKeyRecord[]> {
-    const rows = (
+    const rows = guardedSync('listApiKeys', () =>
       project === undefined
         ? this.stmt('SELECT * FROM api_keys ORDER BY created_at, id').all()
-        : this.stmt('SELECT * FROM api_keys WHERE project = ? ORDER BY created_at, id').all(project)
+        : this.stmt('SELECT * FROM api_keys WHERE project = ? ORDER BY created_at, id').all(project),
     ) as ApiKeyColumns[];
     return rows.map(apiKeyFromRow);
   }
 
   async revokeApiKey(id: string, at: string): Promise<boolean> {
-    const r = this.stmt('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at, id);
+    const r = guardedSync('revokeApiKey', () => this.stmt('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at, id));
     this.keyWrites++;
     return r.changes > 0;
   }
 
   async secret(): Promise<Buffer> {
-    const row = this.stmt("SELECT value FROM meta WHERE key = 'secret'").get() as { value: Buffer } | undefined;
+    const row = guardedSync('secret', () => this.stmt("SELECT value FROM meta WHERE key = 'secret'").get()) as { value: Buffer } | undefined;
     if (row === undefined) throw new Error('store has no secret: it was never migrated');
     return row.value;
   }
 
   async setSecret(secret: Buffer): Promise<void> {
-    this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-      'secret',
-      secret,
+    guardedSync('setSecret', () =>
+      this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('secret', secret),
     );
   }
 
   async schemaVersion(): Promise<number> {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return guardedSync('schemaVersion', () => this.db.pragma('user_version', { simple: true }) as number);
   }
 
   async hasRecords(): Promise<boolean> {
-    const row = this.stmt(
-      `SELECT EXISTS (SELECT 1 FROM customers) OR EXISTS (SELECT 1 FROM alerts)
+    const row = guardedSync('hasRecords', () =>
+      this.stmt(
+        `SELECT EXISTS (SELECT 1 FROM customers) OR EXISTS (SELECT 1 FROM alerts)
          OR EXISTS (SELECT 1 FROM executions) AS any`,
-    ).get() as { any: number };
+      ).get(),
+    ) as { any: number };
     return row.any === 1;
   }
 
@@ -325,7 +328,7 @@ export class SqliteStore implements Store {
   }
 
   async importRows(rows: readonly StoreRow[]): Promise<void> {
-    this.importTx.immediate(rows);
+    guardedSync('importRows', () => this.importTx.immediate(rows));
   }
 
   async appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void> {
@@ -366,15 +369,15 @@ export class SqliteStore implements Store {
   }
 
   async countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }> {
-    return countAccessLogBefore(this.db, before);
+    return guardedSync('access log count', () => countAccessLogBefore(this.db, before));
   }
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
-    return queryBatches(q, SQLITE_BATCHES, async (sql, params) => this.stmt(sql).all(...params) as BatchRow[]);
+    return queryBatches(q, SQLITE_BATCHES, async (sql, params) => guardedSync('queryAccessLog', () => this.stmt(sql).all(...params) as BatchRow[]));
   }
 
   async ping(): Promise<void> {
-    this.stmt('SELECT 1').get();
+    guardedSync('ping', () => this.stmt('SELECT 1').get());
   }
 
   async close(): Promise<void> {
