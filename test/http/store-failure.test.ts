@@ -40,12 +40,12 @@ describe('a store failing under a running service', () => {
 
     // Each read of the store itself, not only the key check before it, fails as unavailable.
     const reads = [
-      svc.store.getCompany(P, recordKey(COMPANY)),
-      svc.store.getAlert(P, recordKey(ALERT)),
-      svc.store.customerKnown(P, recordKey(COMPANY)),
-      svc.store.listExecutions(P, recordKey(COMPANY), { order: 'desc' }, undefined, 10),
+      () => svc.store.getCompany(P, recordKey(COMPANY)),
+      () => svc.store.getAlert(P, recordKey(ALERT)),
+      () => svc.store.customerKnown(P, recordKey(COMPANY)),
+      () => svc.store.listExecutions(P, recordKey(COMPANY), { order: 'desc' }, undefined, 10),
     ];
-    for (const read of reads) await expect(read).rejects.toBeInstanceOf(StoreUnavailableError);
+    for (const read of reads) await expect(read()).rejects.toBeInstanceOf(StoreUnavailableError);
     for (const path of PATHS) {
       for (const encoding of ENCODINGS) {
         const res = await get(path, encoding);
