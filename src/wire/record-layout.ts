@@ -8,6 +8,7 @@
  * the JSON object {s?: splices, p?: pieces}, is still read: its flags come from decoding it.
  */
 import zlib from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { deflatePiece, storedPiece, type GzipPiece } from './gzip-pieces.js';
 import { applySplices, findSplices, type DocumentPlace, type Splice } from './json-splices.js';
 import { ownedConcat } from './owned-bytes.js';
@@ -66,8 +67,8 @@ export function layoutRecord(body: Buffer, options: LayoutOptions): { layout: st
   return { layout: flags === 0 ? null : JSON.stringify([VERSION, flags, stored, pieces]), deflated };
 }
 
-// Layouts read recently, by their text: hot records are served without parsing theirs again.
-const recent = new Map<string, ParsedLayout>();
+// Layouts read recently, by their text: hot records are served without parsing theirs again; the least recently read go first.
+const recent = new LRUCache<string, ParsedLayout>({ max: 10_000 });
 const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [] };
 
 /** The flags of a version 1 layout, read from its head; undefined for any other text. */
@@ -101,7 +102,6 @@ export function parseLayout(layout: string | null, pieces = true): ParsedLayout 
   }
   let parsed = recent.get(layout);
   if (parsed === undefined) {
-    if (recent.size >= 10_000) recent.clear();
     parsed = decodeLayout(layout);
     recent.set(layout, parsed);
   }
