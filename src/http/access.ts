@@ -7,10 +7,14 @@
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
-import type { BodyNeed, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoredRead } from '../store/store.js';
+import type { ExecutionFilter, ExecutionPosition, Store, StoredExecution } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
+import type { RecordBytes } from '../wire/record-bytes.js';
+import { fieldsFor } from '../wire/render.js';
+import type { Encoding } from './accept.js';
 import type { ApiKeyVerifier } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
+import { wireEncodingOf } from './respond.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,10 +29,11 @@ declare module 'fastify' {
 export interface ProjectReader {
   readonly project: string;
   readonly keyId: string;
-  getCompany(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
-  getAlert(id: string, need: BodyNeed): Promise<StoredRead | undefined>;
+  /** Reads read only the stored bytes an answer in `encoding` is rendered from. */
+  getCompany(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
+  getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
-  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, need: BodyNeed): Promise<StoredExecution[]>;
+  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -107,10 +112,11 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
   return {
     project,
     keyId,
-    getCompany: (id, need) => store.getCompany(project, recordKey(id), need),
-    getAlert: (id, need) => store.getAlert(project, recordKey(id), need),
+    getCompany: (id, encoding) => store.getCompany(project, recordKey(id), fieldsFor(wireEncodingOf(encoding))),
+    getAlert: (id, encoding) => store.getAlert(project, recordKey(id), fieldsFor(wireEncodingOf(encoding))),
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
-    listExecutions: (customerId, filter, after, limit, need) => store.listExecutions(project, recordKey(customerId), filter, after, limit, need),
+    listExecutions: (customerId, filter, after, limit, encoding) =>
+      store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -1,33 +1,33 @@
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { shapeBody } from '../wire/wire-body.js';
-import type { WireBody } from '../wire/wire-body.js';
-import { sendPayload } from './respond.js';
+import type { RecordBytes } from '../wire/record-bytes.js';
+import { layoutRecord } from '../wire/record-layout.js';
+import { pickEncoding } from './accept.js';
+import { sendAnswer } from './respond.js';
 
 /** A stored record of `size` JSON bytes, with its gzip pieces stored or not. */
-function record(size: number, gzipStored: boolean): WireBody {
+function record(size: number, gzipStored: boolean): RecordBytes {
   const body = Buffer.from(JSON.stringify({ id: 'r', text: 'x'.repeat(size - 20) }).padEnd(size, ' '));
-  const { wire, gz } = shapeBody(body, { documents: null, gzipLevel: gzipStored ? 6 : null });
-  return { body, wire, gz };
+  return { etag: 'r', body, ...layoutRecord(body, { documents: null, gzipLevel: gzipStored ? 6 : null }) };
 }
 
 /** Serves `items` as one page and answers what a request with `encoding` got, and the tokens charged. */
-async function page(items: WireBody[], encoding: string): Promise<{ encoding: string | undefined; etag: string; length: number; charged: number[] }> {
+async function page(items: RecordBytes[], encoding: string): Promise<{ encoding: string | undefined; etag: string; length: number; charged: number[] }> {
   const charged: number[] = [];
   const app = Fastify();
-  app.get('/', async (request, reply) => sendPayload(request, reply, { kind: 'array', items }, { etag: 'e', cacheControl: 'no-store', charge: (n) => charged.push(n) }));
+  app.get('/', async (request, reply) => sendAnswer(request, reply, items, pickEncoding(request.headers['accept-encoding']), { etag: 'e', cacheControl: 'no-store', charge: (n) => charged.push(n) }));
   const res = await app.inject({ url: '/', headers: { 'accept-encoding': encoding } });
   await app.close();
   return { encoding: res.headers['content-encoding'] as string | undefined, etag: String(res.headers.etag), length: res.rawPayload.length, charged };
 }
 
-describe('sendPayload', () => {
+describe('sendAnswer', () => {
   it('serves a gzip page whose rows were stored with and without gzip bytes (read as a gzip answer reads them)', async () => {
     const withGz = { ...record(2000, true), body: null };
     const withoutGz = record(3000, false);
     const app = Fastify();
-    app.get('/', async (request, reply) => sendPayload(request, reply, { kind: 'array', items: [withGz, withoutGz, withGz] }, { etag: 'e', cacheControl: 'no-store' }));
+    app.get('/', async (request, reply) => sendAnswer(request, reply, [withGz, withoutGz, withGz], pickEncoding(request.headers['accept-encoding']), { etag: 'e', cacheControl: 'no-store' }));
     const res = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
     await app.close();
     expect(res.statusCode).toBe(200);
@@ -76,7 +76,7 @@ describe('sendPayload', () => {
     expect((await page(items, 'gzip')).charged).toEqual([2]);
     const charged: number[] = [];
     const app = Fastify();
-    app.get('/', async (request, reply) => sendPayload(request, reply, { kind: 'array', items }, { etag: 'e', cacheControl: 'no-store', charge: (n) => charged.push(n) }));
+    app.get('/', async (request, reply) => sendAnswer(request, reply, items, pickEncoding(request.headers['accept-encoding']), { etag: 'e', cacheControl: 'no-store', charge: (n) => charged.push(n) }));
     const res = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip', 'if-none-match': '"e-gz"' } });
     await app.close();
     expect(res.statusCode).toBe(304);
@@ -87,7 +87,7 @@ describe('sendPayload', () => {
     const item = record(50 * 1024, false);
     const charged: number[] = [];
     const app = Fastify();
-    app.get('/', async (request, reply) => sendPayload(request, reply, { kind: 'record', item }, { etag: 'e', cacheControl: 'no-store', charge: (n) => charged.push(n) }));
+    app.get('/', async (request, reply) => sendAnswer(request, reply, item, pickEncoding(request.headers['accept-encoding']), { etag: 'e', cacheControl: 'no-store', charge: (n) => charged.push(n) }));
     const res = await app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
     await app.close();
     expect(zlib.brotliDecompressSync(res.rawPayload).equals(item.body!)).toBe(true);

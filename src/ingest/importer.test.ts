@@ -72,9 +72,9 @@ describe('import', () => {
   it('changes nothing when the same file is imported again', async () => {
     const input = file('a.ndjson', [companyLine(P, C, F), alertLine(P, ALERT, C, F), executionLine(P, C, 1), executionLine(P, C, 2)]);
     expect(await importFiles(store, [input])).toMatchObject({ stored: 4, unchanged: 0 });
-    const before = (await store.getAlert(P, ALERT))!.body;
+    const before = (await store.getAlert(P, ALERT))!.body!;
     expect(await importFiles(store, [input])).toEqual({ read: 4, stored: 0, unchanged: 4, stale: 0, rejected: 0, warnings: 0 });
-    expect((await store.getAlert(P, ALERT))!.body.equals(before)).toBe(true);
+    expect((await store.getAlert(P, ALERT))!.body!.equals(before)).toBe(true);
   });
 
   it('keeps a newer record when an older version arrives, counting it stale', async () => {
@@ -87,13 +87,13 @@ describe('import', () => {
     await importFiles(store, [file('new.ndjson', [JSON.stringify(newer)])]);
     const summary = await importFiles(store, [file('old.ndjson', [JSON.stringify(older)])]);
     expect(summary).toMatchObject({ stale: 1, stored: 0 });
-    expect(JSON.parse((await store.getAlert(P, ALERT))!.body.toString()).status).toBe('Closed');
+    expect(JSON.parse((await store.getAlert(P, ALERT))!.body!.toString()).status).toBe('Closed');
   });
 
   it('stores record bytes exactly as given: case, offsets, big and exponent numbers', async () => {
     const line = companyLine(P, C.toUpperCase(), F).replace('"riskScore":"High"', '"riskScore":"High","big":12345678901234567890,"exp":1e21,"frac":0.10');
     await importFiles(store, [file('exact.ndjson', [line])]);
-    const body = (await store.getCompany(P, C))!.body.toString();
+    const body = (await store.getCompany(P, C))!.body!.toString();
     expect(body).toBe(JSON.stringify(JSON.parse(line).record).replace('12345678901234567000', '12345678901234567890').replace('1e+21', '1e21').replace('"frac":0.1', '"frac":0.10'));
     expect(body).toContain(C.toUpperCase());
   });
@@ -102,7 +102,7 @@ describe('import', () => {
     const line = companyLine(P, C, F).replace('"riskScore":"High"', '"riskScore":"High","riskNotes":"watch list"');
     const summary = await importFiles(store, [file('extra.ndjson', [line])]);
     expect(summary).toMatchObject({ stored: 1, warnings: 1 });
-    expect(JSON.parse((await store.getCompany(P, C))!.body.toString()).riskNotes).toBe('watch list');
+    expect(JSON.parse((await store.getCompany(P, C))!.body!.toString()).riskNotes).toBe('watch list');
   });
 
   it('reads gzip input, CRLF line ends and a leading BOM', async () => {

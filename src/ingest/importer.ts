@@ -148,7 +148,7 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
       }
       summary.warnings += result.warnings;
       batch.push(result.upsert);
-      bytes += result.upsert.body.length + (result.upsert.gz?.length ?? 0);
+      bytes += result.upsert.body.length + (result.upsert.deflated?.length ?? 0);
       if (batch.length >= batchRecords || bytes >= batchBytes) await flush();
     }
     if (options.onProgress && Date.now() - lastProgress > 250) {

@@ -20,7 +20,7 @@ function asBufferOrNull(u8: Uint8Array | null): Buffer | null {
 function revive(result: LineResult): LineResult {
   if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line) };
   const u = result.upsert;
-  const upsert = { ...u, body: asBuffer(u.body), gz: asBufferOrNull(u.gz) } as Upsert;
+  const upsert = { ...u, body: asBuffer(u.body), deflated: asBufferOrNull(u.deflated) } as Upsert;
   return { ...result, upsert };
 }
 

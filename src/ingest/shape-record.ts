@@ -6,7 +6,7 @@ import { objectTypeBit } from '../store/execution-page-sql.js';
 import type { Upsert } from '../store/store.js';
 import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
 import { documentPlaces } from '../wire/json-splices.js';
-import { shapeBody } from '../wire/wire-body.js';
+import { layoutRecord } from '../wire/record-layout.js';
 import type { Envelope } from './envelope.js';
 
 // Only documents where the contract puts them are signed at read time; extra members never are.
@@ -35,7 +35,7 @@ export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
         isCompany: r.type === 'Company',
         body,
         etag,
-        ...shapeBody(body, { documents: COMPANY_DOCUMENTS, gzipLevel }),
+        ...layoutRecord(body, { documents: COMPANY_DOCUMENTS, gzipLevel }),
       };
     case 'alert':
       return {
@@ -45,7 +45,7 @@ export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
         versionKey: version(r.updatedAt),
         body,
         etag,
-        ...shapeBody(body, { documents: ALERT_DOCUMENTS, gzipLevel }),
+        ...layoutRecord(body, { documents: ALERT_DOCUMENTS, gzipLevel }),
       };
     case 'execution': {
       const scenarios = (r.scenario_executions ?? []) as { scenarioId?: unknown; rules?: { object_type?: unknown }[] }[];
@@ -69,7 +69,7 @@ export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
         objectTypes,
         body,
         etag,
-        ...shapeBody(body, { documents: null, gzipLevel }),
+        ...layoutRecord(body, { documents: null, gzipLevel }),
       };
     }
   }

@@ -34,9 +34,9 @@ describe('transferables', () => {
     for (const r of results) {
       if (r.kind !== 'record') throw new Error('expected a record');
       expect(list).toContain(r.upsert.body.buffer);
-      expect(list).toContain(r.upsert.gz!.buffer);
+      expect(list).toContain(r.upsert.deflated!.buffer);
       expect(r.upsert.body.buffer.byteLength).toBe(r.upsert.body.length);
-      expect(r.upsert.gz!.buffer.byteLength).toBe(r.upsert.gz!.length);
+      expect(r.upsert.deflated!.buffer.byteLength).toBe(r.upsert.deflated!.length);
     }
   });
 
@@ -53,13 +53,13 @@ describe('transferables', () => {
     const result = shaped(alertLine(P, ALERT, C, F));
     if (result.kind !== 'record') throw new Error('expected a record');
     const body = Buffer.from(result.upsert.body);
-    const gz = Buffer.from(result.upsert.gz!);
+    const gz = Buffer.from(result.upsert.deflated!);
     const { port1, port2 } = new MessageChannel();
     port1.postMessage({ results: [result] }, transferables([result]));
-    const received = receiveMessageOnPort(port2)!.message as { results: { upsert: { body: Uint8Array; gz: Uint8Array } }[] };
+    const received = receiveMessageOnPort(port2)!.message as { results: { upsert: { body: Uint8Array; deflated: Uint8Array } }[] };
     port1.close();
     expect(Buffer.from(received.results[0]!.upsert.body).equals(body)).toBe(true);
-    expect(Buffer.from(received.results[0]!.upsert.gz).equals(gz)).toBe(true);
+    expect(Buffer.from(received.results[0]!.upsert.deflated).equals(gz)).toBe(true);
     expect(result.upsert.body.length).toBe(0); // detached: moved, not copied
   });
 });

@@ -20,7 +20,7 @@ export interface ShapeAnswer {
 export function transferables(results: readonly LineResult[]): ArrayBuffer[] {
   const bytes: (Buffer | null | undefined)[] = [];
   for (const r of results) {
-    if (r.kind === 'record') bytes.push(r.upsert.body, r.upsert.gz);
+    if (r.kind === 'record') bytes.push(r.upsert.body, r.upsert.deflated);
     else bytes.push(r.line);
   }
   return transferList(bytes);

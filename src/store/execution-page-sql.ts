@@ -1,12 +1,13 @@
 /** The keyset page query of a customer's executions, shared by the SQL dialects. */
 import { RULE_OBJECT_TYPES } from '../contract/enums.js';
-import { BODY_AS_STORED, readColumns, storedRead, type BodySelect, type ReadRow } from './read-columns.js';
-import type { BodyNeed, ExecutionFilter, ExecutionPosition, StoredExecution } from './store.js';
+import { ALL_FIELDS, type ReadFields } from '../wire/record-bytes.js';
+import { BODY_AS_STORED, fieldsKey, recordOf, selectFields, type BodySelect, type FieldRow } from './record-columns.js';
+import type { ExecutionFilter, ExecutionPosition, StoredExecution } from './store.js';
 
 /** SQL text and its parameters, with placeholders written by the dialect. */
 export interface PageQuery {
-  /** Identifies the statement's shape, for prepared statement caches. */
-  shape: string;
+  /** Names the statement's text apart from its parameters, for prepared statement caches. */
+  statementKey: string;
   sql: string;
   params: unknown[];
 }
@@ -14,7 +15,7 @@ export interface PageQuery {
 /**
  * Builds one range scan over the page index (or the scenario index when a scenarioId is given),
  * starting strictly after `after`: paging deep costs the same as the first page. Rows carry
- * the stored bytes `need` asks for.
+ * the stored bytes `fields` asks for.
  */
 export function executionPageQuery(
   project: string,
@@ -23,7 +24,7 @@ export function executionPageQuery(
   after: ExecutionPosition | undefined,
   limit: number,
   placeholder: (n: number) => string,
-  need: BodyNeed = 'both',
+  fields: ReadFields = ALL_FIELDS,
   bodyAs: BodySelect = BODY_AS_STORED,
 ): PageQuery {
   const params: unknown[] = [];
@@ -34,28 +35,28 @@ export function executionPageQuery(
   // Scan the scenario index when filtering by scenario; it carries the same sort columns.
   const scan = filter.scenarioId === undefined ? 'e' : 's';
   const where = [`${scan}.project = ${p(project)}`, `${scan}.customer_key = ${p(customerKey)}`];
-  const shape: string[] = [scan, filter.order, need];
+  const key: string[] = [scan, filter.order, fieldsKey(fields)];
   if (filter.scenarioId !== undefined) where.push(`s.scenario_id = ${p(filter.scenarioId)}`);
   if (filter.from !== undefined) {
     where.push(`${scan}.sort_key >= ${p(filter.from)}`);
-    shape.push('from');
+    key.push('from');
   }
   if (filter.to !== undefined) {
     where.push(`${scan}.sort_key < ${p(filter.to)}`);
-    shape.push('to');
+    key.push('to');
   }
   if (after !== undefined) {
     const cmp = filter.order === 'desc' ? '<' : '>';
     where.push(`(${scan}.sort_key, ${scan}.execution_id) ${cmp} (${p(after.sortKey)}, ${p(after.executionId)})`);
-    shape.push('after');
+    key.push('after');
   }
   if (filter.statuses !== undefined && filter.statuses.length > 0) {
     where.push(`e.status IN (${filter.statuses.map((s) => p(s)).join(', ')})`);
-    shape.push(`st${filter.statuses.length}`);
+    key.push(`st${filter.statuses.length}`);
   }
   if (filter.objectType !== undefined) {
     where.push(`(e.object_types & ${p(objectTypeBit(filter.objectType))}) <> 0`);
-    shape.push('ot');
+    key.push('ot');
   }
   const dir = filter.order === 'desc' ? 'DESC' : 'ASC';
   const from =
@@ -63,20 +64,20 @@ export function executionPageQuery(
       ? 'executions e'
       : 'execution_scenarios s JOIN executions e ON e.project = s.project AND e.customer_key = s.customer_key AND e.execution_id = s.execution_id';
   const sql =
-    `SELECT e.execution_id, e.sort_key, ${readColumns(need, 'e', bodyAs)} FROM ${from} ` +
+    `SELECT e.execution_id, e.sort_key, ${selectFields(fields, 'e', bodyAs)} FROM ${from} ` +
     `WHERE ${where.join(' AND ')} ORDER BY ${scan}.sort_key ${dir}, ${scan}.execution_id ${dir} LIMIT ${p(limit)}`;
-  return { shape: shape.join(':'), sql, params };
+  return { statementKey: key.join(':'), sql, params };
 }
 
 /** A row of the page query as the drivers return it. */
-export interface PageRow extends ReadRow {
+export type PageRow = FieldRow & {
   execution_id: string;
   sort_key: string;
-}
+};
 
 /** The store's shape of a page row. */
 export function pageRow(r: PageRow): StoredExecution {
-  return { executionId: r.execution_id, sortKey: r.sort_key, ...storedRead(r) };
+  return { executionId: r.execution_id, sortKey: r.sort_key, ...recordOf(r) };
 }
 
 /** The bit of a RuleObjectType in an execution's `object_types` set. */

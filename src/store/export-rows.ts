@@ -5,6 +5,7 @@
  * each store's access log catch-up rebuilds the per-record table of the batches copied.
  */
 import { apiKeyFromRow, type ApiKeyColumns } from './api-key-columns.js';
+import { RECORD_COLUMN_LIST, recordOfColumns } from './record-columns.js';
 import type { StoreRow } from './store.js';
 
 type Row = Record<string, unknown>;
@@ -17,13 +18,11 @@ interface ExportTable {
   toRow(r: Row): StoreRow;
 }
 
-const blob = (v: unknown): Buffer | null => (v === null ? null : (v as Buffer));
-
 const EXPORT_TABLES: readonly ExportTable[] = [
   {
     name: 'customers',
     key: ['project', 'customer_key'],
-    columns: 'project, customer_key, has_record, is_company, version_key, etag, body, wire, gz',
+    columns: `project, customer_key, has_record, is_company, version_key, ${RECORD_COLUMN_LIST}`,
     // SQLite answers 0/1 and PostgreSQL booleans; truthiness reads both.
     toRow: (r) =>
       r.has_record
@@ -33,32 +32,26 @@ const EXPORT_TABLES: readonly ExportTable[] = [
             key: r.customer_key as string,
             versionKey: r.version_key as string | null,
             isCompany: Boolean(r.is_company),
-            etag: r.etag as string,
-            body: r.body as Buffer,
-            wire: r.wire as string | null,
-            gz: blob(r.gz),
+            ...recordOfColumns(r),
           }
         : { kind: 'bareCustomer', project: r.project as string, customerKey: r.customer_key as string },
   },
   {
     name: 'alerts',
     key: ['project', 'alert_key'],
-    columns: 'project, alert_key, version_key, etag, body, wire, gz',
+    columns: `project, alert_key, version_key, ${RECORD_COLUMN_LIST}`,
     toRow: (r) => ({
       kind: 'alert',
       project: r.project as string,
       key: r.alert_key as string,
       versionKey: r.version_key as string | null,
-      etag: r.etag as string,
-      body: r.body as Buffer,
-      wire: r.wire as string | null,
-      gz: blob(r.gz),
+      ...recordOfColumns(r),
     }),
   },
   {
     name: 'executions',
     key: ['project', 'customer_key', 'execution_id'],
-    columns: 'project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, etag, body, wire, gz',
+    columns: `project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, ${RECORD_COLUMN_LIST}`,
     toRow: (r) => ({
       kind: 'execution',
       project: r.project as string,
@@ -69,10 +62,7 @@ const EXPORT_TABLES: readonly ExportTable[] = [
       status: r.status as string | null,
       scenarioIds: JSON.parse(r.scenario_ids as string) as string[],
       objectTypes: Number(r.object_types),
-      etag: r.etag as string,
-      body: r.body as Buffer,
-      wire: r.wire as string | null,
-      gz: blob(r.gz),
+      ...recordOfColumns(r),
     }),
   },
   {

@@ -1,7 +1,11 @@
 /** One behaviour suite for every Store adapter: SQLite on a temp file, PostgreSQL in a throwaway schema. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldsFor } from '../wire/render.js';
 import type { ExecutionFilter, ExecutionPosition, Store } from './store.js';
 import { alert, body, customer, day, execution, harnesses, newProject } from './test-support.js';
+
+const IDENTITY = fieldsFor('identity');
+const GZIP = fieldsFor('gzip');
 
 describe.each(harnesses)('$adapter store', ({ make }) => {
   const harness = make();
@@ -28,7 +32,7 @@ describe.each(harnesses)('$adapter store', ({ make }) => {
     expect(await store.getCompany(p, 'jane')).toBeUndefined();
     expect(await store.customerKnown(p, 'jane')).toBe(true);
     expect(await store.customerKnown(p, 'nobody')).toBe(false);
-    expect(company.gz).not.toBeNull();
+    expect(company.deflated).not.toBeNull();
   });
 
   it('reads back an alert and nothing for a missing one', async () => {
@@ -39,17 +43,17 @@ describe.each(harnesses)('$adapter store', ({ make }) => {
     expect(await store.getAlert(p, 'al-2')).toBeUndefined();
   });
 
-  it('reads bodies holding multi-byte UTF-8 back byte for byte, in every need and in pages', async () => {
+  it('reads bodies holding multi-byte UTF-8 back byte for byte, in every selection of fields and in pages', async () => {
     const p = newProject();
     const note = 'Zürich — 北京 — 😀 — \\u0000 — "quoted"';
     const company = customer(p, 'acme', day(1), true, note);
-    const bare = { ...alert(p, 'bare', day(1), note), gz: null, wire: null };
+    const bare = { ...alert(p, 'bare', day(1), note), deflated: null, layout: null };
     const run = execution(p, 'acme', 'e1', day(1), { note });
     await store.writeBatch([company, bare, run]);
-    expect((await store.getCompany(p, 'acme', 'plain'))?.body).toEqual(company.body);
+    expect((await store.getCompany(p, 'acme', IDENTITY))?.body).toEqual(company.body);
     expect((await store.getCompany(p, 'acme'))?.body).toEqual(company.body);
-    expect((await store.getAlert(p, 'bare', 'gzip'))?.body).toEqual(bare.body);
-    const [row] = await store.listExecutions(p, 'acme', { order: 'asc' }, undefined, 10, 'plain');
+    expect((await store.getAlert(p, 'bare', GZIP))?.body).toEqual(bare.body);
+    const [row] = await store.listExecutions(p, 'acme', { order: 'asc' }, undefined, 10, IDENTITY);
     expect(row?.body).toEqual(run.body);
   });
 
@@ -57,26 +61,26 @@ describe.each(harnesses)('$adapter store', ({ make }) => {
     const p = newProject();
     const company = customer(p, 'acme', day(1));
     const a = alert(p, 'al', day(1));
-    const bare = { ...alert(p, 'bare', day(1)), gz: null, wire: null };
+    const bare = { ...alert(p, 'bare', day(1)), deflated: null, layout: null };
     await store.writeBatch([company, a, bare]);
-    const { body: b, gz, etag, wire } = company;
-    expect(await store.getCompany(p, 'acme', 'plain')).toEqual({ etag, wire, body: b, gz: null });
-    expect(await store.getCompany(p, 'acme', 'gzip')).toEqual({ etag, wire, body: null, gz });
-    expect(await store.getAlert(p, 'al', 'gzip')).toEqual({ ...body(a), body: null });
-    expect(await store.getAlert(p, 'al', 'plain')).toEqual({ ...body(a), gz: null });
-    expect(await store.getAlert(p, 'bare', 'gzip')).toEqual(body(bare));
-    expect(await store.getCompany(p, 'nobody', 'gzip')).toBeUndefined();
+    const { body: b, deflated, etag, layout } = company;
+    expect(await store.getCompany(p, 'acme', IDENTITY)).toEqual({ etag, layout, body: b, deflated: null });
+    expect(await store.getCompany(p, 'acme', GZIP)).toEqual({ etag, layout, body: null, deflated });
+    expect(await store.getAlert(p, 'al', GZIP)).toEqual({ ...body(a), body: null });
+    expect(await store.getAlert(p, 'al', IDENTITY)).toEqual({ ...body(a), deflated: null });
+    expect(await store.getAlert(p, 'bare', GZIP)).toEqual(body(bare));
+    expect(await store.getCompany(p, 'nobody', GZIP)).toBeUndefined();
   });
 
   it('reads a page of executions with only the bytes its encoding needs, on both scans', async () => {
     const p = newProject();
     const packed = execution(p, 'c', 'e1', day(1), { scenarioIds: ['s1'] });
-    const bare = { ...execution(p, 'c', 'e2', day(2), { scenarioIds: ['s1'] }), gz: null, wire: null };
+    const bare = { ...execution(p, 'c', 'e2', day(2), { scenarioIds: ['s1'] }), deflated: null, layout: null };
     await store.writeBatch([packed, bare]);
     const row = (e: typeof packed, over: object) => ({ executionId: e.executionId, sortKey: e.versionKey, ...body(e), ...over });
     for (const filter of [{ order: 'asc' as const }, { order: 'asc' as const, scenarioId: 's1' }]) {
-      expect(await store.listExecutions(p, 'c', filter, undefined, 10, 'gzip')).toEqual([row(packed, { body: null }), row(bare, {})]);
-      expect(await store.listExecutions(p, 'c', filter, undefined, 10, 'plain')).toEqual([row(packed, { gz: null }), row(bare, {})]);
+      expect(await store.listExecutions(p, 'c', filter, undefined, 10, GZIP)).toEqual([row(packed, { body: null }), row(bare, {})]);
+      expect(await store.listExecutions(p, 'c', filter, undefined, 10, IDENTITY)).toEqual([row(packed, { deflated: null }), row(bare, {})]);
       expect(await store.listExecutions(p, 'c', filter, undefined, 10)).toEqual([row(packed, {}), row(bare, {})]);
     }
   });

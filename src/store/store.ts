@@ -1,38 +1,9 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
+import type { ReadFields, RecordBytes } from '../wire/record-bytes.js';
 import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from '../access-log/access-log.js';
 
-/** A record's bytes as served: shaped once at import, opaque to the store. */
-export interface StoredBody {
-  /** The record's exact JSON bytes, as imported. */
-  body: Buffer;
-  /** Content hash of `body`, used for strong ETags and to detect unchanged re-imports. */
-  etag: string;
-  /** Wire layout (splice points, gzip piece index), JSON text owned by src/wire; null when none. */
-  wire: string | null;
-  /** Pre-compressed deflate pieces for gzip responses; null when not stored. */
-  gz: Buffer | null;
-}
-
-/**
- * The bytes a record read fetches: 'gzip' the stored gzip pieces (and the plain bytes only where
- * none are stored), 'plain' the plain bytes, 'both' everything (copying, tests). A response needs
- * one encoding, and on PostgreSQL each blob read costs its hex text on the wire and its decoding.
- */
-export type BodyNeed = 'gzip' | 'plain' | 'both';
-
-/** A record as read for one response: `body` is null only when the gzip pieces were read instead. */
-export interface StoredRead {
-  etag: string;
-  wire: string | null;
-  body: Buffer | null;
-  gz: Buffer | null;
-}
-
-/** What a record read returns for a need: the whole stored record for 'both'. */
-export type ReadOf<N extends BodyNeed> = N extends 'both' ? StoredBody : StoredRead;
-
-/** One execution row of a page, with its keyset position; `body`/`gz` as the page's BodyNeed asked. */
-export interface StoredExecution extends StoredRead {
+/** One execution row of a page, with its keyset position; its bytes as the read's fields asked. */
+export interface StoredExecution extends RecordBytes {
   executionId: string;
   sortKey: string;
 }
@@ -60,7 +31,9 @@ export interface ExecutionPosition {
 /** Outcome of writing one record. */
 export type WriteOutcome = 'stored' | 'unchanged' | 'stale';
 
-interface UpsertBase extends StoredBody {
+/** A record as written: its bytes (always with its JSON), opaque to the store. */
+interface UpsertBase extends RecordBytes {
+  body: Buffer;
   project: string;
   /** Lookup key of the record id (src/contract recordKey). */
   key: string;
@@ -128,18 +101,19 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   readonly dialect: 'sqlite' | 'postgres';
   /** Calls `listener` on each failed catch-up of the access log's per-record table (see AccessLogIndexFailure). */
   onAccessLogIndexFailure(listener: AccessLogIndexListener): void;
-  getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
-  getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined>;
+  /** A record's bytes, only the `fields` asked for (default all): the store moves them, never decides which an answer needs. */
+  getCompany(project: string, key: string, fields?: ReadFields): Promise<RecordBytes | undefined>;
+  getAlert(project: string, key: string, fields?: ReadFields): Promise<RecordBytes | undefined>;
   /** True once any record names the customer in the project (its record or an execution). */
   customerKnown(project: string, customerKey: string): Promise<boolean>;
-  /** One page in keyset order; `need` says which stored bytes each row carries (default 'both'). */
+  /** One page in keyset order; `fields` says which stored bytes each row carries (default all). */
   listExecutions(
     project: string,
     customerKey: string,
     filter: ExecutionFilter,
     after: ExecutionPosition | undefined,
     limit: number,
-    need?: BodyNeed,
+    fields?: ReadFields,
   ): Promise<StoredExecution[]>;
   /** Writes a batch atomically; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;

@@ -7,10 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { shapeBody } from '../wire/wire-body.js';
+import type { RecordBytes } from '../wire/record-bytes.js';
+import { layoutRecord } from '../wire/record-layout.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
-import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, Store, StoredBody } from './store.js';
+import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, Store } from './store.js';
+
+/** A record's bytes as written: with its JSON. */
+type StoredBody = RecordBytes & { body: Buffer };
 
 /** The PostgreSQL server the tests use. */
 export const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -93,7 +97,7 @@ export const harnesses: { adapter: Harness['name']; make: () => Harness }[] = [
 /** A body with its etag and wire bytes, as the importer would shape it. */
 export function stored(doc: object): StoredBody {
   const body = Buffer.from(JSON.stringify(doc));
-  return { body, etag: createHash('sha256').update(body).digest('hex'), ...shapeBody(body, { documents: null, gzipLevel: 6 }) };
+  return { body, etag: createHash('sha256').update(body).digest('hex'), ...layoutRecord(body, { documents: null, gzipLevel: 6 }) };
 }
 
 /** A customer record; a company unless `isCompany` is false. */
@@ -120,7 +124,7 @@ export function execution(
 }
 
 /** Only the served fields of a stored body, for comparisons. */
-export const body = (r: StoredBody): StoredBody => ({ body: r.body, etag: r.etag, wire: r.wire, gz: r.gz });
+export const body = (r: RecordBytes): RecordBytes => ({ body: r.body, etag: r.etag, layout: r.layout, deflated: r.deflated });
 
 /** Midnight UTC of day `d` of January 2024, as an instant key. */
 export const day = (d: number): string => `2024-01-0${d}T00:00:00Z`;

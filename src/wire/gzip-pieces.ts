@@ -12,6 +12,7 @@
  * client (browsers, curl, gunzip, zlib's gunzip) accepts.
  */
 import zlib from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 
 /** Deflate bytes plus what the gzip trailer needs about the raw bytes they stand for. */
 export interface GzipPiece {
@@ -103,13 +104,12 @@ function x2nModP(n: number, k: number): number {
 }
 
 // Piece lengths repeat (a record's static slices, URLs of one shape): their shift operators are
-// kept, so most combines on the request path are one multiplication.
-const shifts = new Map<number, number>();
+// kept (the least recently used go first), so most combines on the request path are one multiplication.
+const shifts = new LRUCache<number, number>({ max: 65_536 });
 
 function shiftOf(len: number): number {
   let op = shifts.get(len);
   if (op === undefined) {
-    if (shifts.size >= 65_536) shifts.clear();
     op = x2nModP(len, 3);
     shifts.set(len, op);
   }

@@ -80,7 +80,7 @@ describe.each(['local', 's3'] as const)('document URLs with the %s file store', 
     const start = body.indexOf(value);
     await svc.store.writeBatch([{
       kind: 'customer', project: A, key: recordKey(STORED_UNSAFE), versionKey: null, isCompany: true, body, etag: 'stored-unsafe',
-      wire: JSON.stringify({ s: [[start, start + value.length, '../../../etc/passwd', null, null]] }), gz: null,
+      layout: JSON.stringify({ s: [[start, start + value.length, '../../../etc/passwd', null, null]] }), deflated: null,
     }]);
   });
   afterAll(async () => svc?.close());

@@ -58,7 +58,7 @@ describe('hostile import input', () => {
     const { summary } = await run('deep.ndjson', line);
     expect(summary.rejected + summary.stored).toBe(1);
     // The record is the envelope's last member: its text runs from after "record": to the final brace.
-    if (summary.stored === 1) expect((await store.getCompany(P, id(4)))!.body.toString()).toBe(line.slice(line.indexOf('"record":') + 9, -1));
+    if (summary.stored === 1) expect((await store.getCompany(P, id(4)))!.body!.toString()).toBe(line.slice(line.indexOf('"record":') + 9, -1));
   });
 
   it('rejects invalid UTF-8 and reads BOM and CRLF input', async () => {
@@ -84,13 +84,13 @@ describe('hostile import input', () => {
     expect(summary).toMatchObject({ stored: 1, rejected: 0 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
-    expect((await store.getCompany(P, recordKey(id(9))))!.body.toString()).toContain('"__proto__":{"polluted":true}');
+    expect((await store.getCompany(P, recordKey(id(9))))!.body!.toString()).toContain('"__proto__":{"polluted":true}');
   });
 
   it('keeps numbers beyond 2^53 digit for digit', async () => {
     const line = companyLine(P, id(10), F).replace('"riskScore":"High"', '"riskScore":"High","big":123456789012345678901234567890,"neg":-9007199254740993,"tiny":1e-400');
     await run('big.ndjson', line);
-    const body = (await store.getCompany(P, id(10)))!.body.toString();
+    const body = (await store.getCompany(P, id(10)))!.body!.toString();
     expect(body).toContain('"big":123456789012345678901234567890');
     expect(body).toContain('"neg":-9007199254740993');
     expect(body).toContain('"tiny":1e-400');

@@ -7,6 +7,7 @@ import { recordKey } from '../../src/contract/record-key.js';
 import { generateDemo } from '../../src/demo/index.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
 import type { Store } from '../../src/store/store.js';
+import { fieldsFor } from '../../src/wire/render.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
 
 const OPTIONS = { seed: 7, companies: 12, individuals: 6, alerts: 30, heavyCustomerExecutions: 300 };
@@ -51,14 +52,14 @@ describe('the demo data set', () => {
       if (env.kind === 'customer') {
         const got = await store.getCompany(env.record.cmsProjectId!, recordKey(env.record.id!));
         if (env.record.type === 'Company') {
-          expect(got!.body.toString()).toBe(recordText);
+          expect(got!.body!.toString()).toBe(recordText);
           n++;
         } else {
           expect(got).toBeUndefined();
           expect(await store.customerKnown(env.record.cmsProjectId!, recordKey(env.record.id!))).toBe(true);
         }
       } else if (env.kind === 'alert') {
-        expect((await store.getAlert(env.record.cmsProjectId!, recordKey(env.record.id!)))!.body.toString()).toBe(recordText);
+        expect((await store.getAlert(env.record.cmsProjectId!, recordKey(env.record.id!)))!.body!.toString()).toBe(recordText);
         n++;
       }
     }
@@ -80,7 +81,7 @@ describe('the demo data set', () => {
       const got = new Map<string, string>();
       let after;
       for (;;) {
-        const page = await store.listExecutions(project, customer, { order: 'asc' }, after, 200, 'plain');
+        const page = await store.listExecutions(project, customer, { order: 'asc' }, after, 200, fieldsFor('identity'));
         for (const e of page) got.set(e.executionId, e.body!.toString());
         if (page.length < 200) break;
         after = page[page.length - 1]!;

@@ -8,8 +8,9 @@ import type { ExecutionFilter, ExecutionPosition } from '../../store/store.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
-import { sendPayload } from '../respond.js';
-import { bodyNeedOf, type RouteDeps } from './send-record.js';
+import { pickEncoding } from '../accept.js';
+import { sendAnswer } from '../respond.js';
+import type { RouteDeps } from './send-record.js';
 
 const OP = OPERATIONS.getCustomerScenarioExecutions;
 
@@ -32,7 +33,8 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       }
     }
     if (!(await reader.customerKnown(customerId))) throw new ServiceError('not_found', 'no customer with this id');
-    const rows = await reader.listExecutions(customerId, filter, after, limit + 1, bodyNeedOf(request));
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    const rows = await reader.listExecutions(customerId, filter, after, limit + 1, encoding);
     const page = rows.slice(0, limit);
     const hash = createHash('sha256');
     for (const r of page) hash.update(r.etag).update('\n');
@@ -42,7 +44,7 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       hash.update(next);
       reply.header('link', `<${nextUrl(deps.basePath, customerId, params, next)}>; rel="next"`);
     }
-    await sendPayload(request, reply, { kind: 'array', items: page }, {
+    await sendAnswer(request, reply, page, encoding, {
       etag: hash.digest('base64url').slice(0, 27),
       cacheControl: deps.cacheControl,
       charge: reader.charge,

@@ -1,11 +1,11 @@
 /** Sends one stored record, with fresh signed URLs in place of its stored document URLs. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isSafeObjectKey, projectSegment, type FileStore } from '../../files/file-store.js';
-import type { BodyNeed, StoredRead } from '../../store/store.js';
+import type { RecordBytes } from '../../wire/record-bytes.js';
+import { isSpliced } from '../../wire/render.js';
 import type { AccessDeps, ProjectReader } from '../access.js';
-import { pickEncoding } from '../accept.js';
-import { sendPayload } from '../respond.js';
-import { hasSplices } from '../../wire/wire-body.js';
+import type { Encoding } from '../accept.js';
+import { sendAnswer } from '../respond.js';
 
 /** What the record routes share. */
 export interface RouteDeps {
@@ -17,22 +17,24 @@ export interface RouteDeps {
   secret: Buffer;
 }
 
-/** The stored bytes a request's answer needs: the gzip pieces when gzip is the encoding it gets, else the plain bytes. */
-export function bodyNeedOf(request: FastifyRequest): BodyNeed {
-  return pickEncoding(request.headers['accept-encoding']) === 'gzip' ? 'gzip' : 'plain';
-}
-
 /**
  * Sends a record read by `reader` (so of its project); its ETag changes when its bytes do or when
  * its signed URLs roll over. Its documents are signed as files of that project only; a large answer
  * is charged to the reader's key.
  */
-export async function sendRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, stored: StoredRead): Promise<void> {
+export async function sendRecord(
+  deps: RouteDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reader: ProjectReader,
+  stored: RecordBytes,
+  encoding: Encoding,
+): Promise<void> {
   const project = reader.project;
   const now = Date.now();
-  const spliced = hasSplices(stored.wire);
+  const spliced = isSpliced(stored);
   const projectHasFiles = spliced && projectSegment(project) !== undefined;
-  await sendPayload(request, reply, { kind: 'record', item: stored }, {
+  await sendAnswer(request, reply, stored, encoding, {
     etag: spliced ? `${stored.etag}.${deps.files.expiresAt(now)}` : stored.etag,
     cacheControl: deps.cacheControl,
     splice: (s) => {

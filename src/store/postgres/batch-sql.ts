@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { BatchKeys, BatchPlan, PrevExecution, PrevState, PrevVersion } from './batch-plan.js';
 import { rowKey } from './batch-plan.js';
+import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
 
 /** Rows per statement, at most; also bounded by the protocol's 65535 parameters per statement. */
 const CHUNK_ROWS = 1000;
@@ -27,12 +28,11 @@ const PREV_EXECUTIONS = `SELECT e.customer_key, e.execution_id, e.etag, e.sort_k
   WHERE e.project = $1 AND (e.customer_key, e.execution_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`;
 
 const UPSERT_CUSTOMERS: Bulk = {
-  head: `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, etag, body, wire, gz) VALUES`,
+  head: `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, ${RECORD_COLUMN_LIST}) VALUES`,
   columns: 8,
   tuple: (p) => `(${p[0]}, ${p[1]}, true, ${p.slice(2).join(', ')})`,
   tail: `ON CONFLICT (project, customer_key) DO UPDATE SET has_record = true, is_company = excluded.is_company,
-    version_key = excluded.version_key, etag = excluded.etag, body = excluded.body,
-    wire = excluded.wire, gz = excluded.gz`,
+    version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
 };
 
 const INSERT_NAMED_CUSTOMERS: Bulk = {
@@ -42,10 +42,9 @@ const INSERT_NAMED_CUSTOMERS: Bulk = {
 };
 
 const UPSERT_ALERTS: Bulk = {
-  head: 'INSERT INTO alerts (project, alert_key, version_key, etag, body, wire, gz) VALUES',
+  head: `INSERT INTO alerts (project, alert_key, version_key, ${RECORD_COLUMN_LIST}) VALUES`,
   columns: 7,
-  tail: `ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, etag = excluded.etag,
-    body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
+  tail: `ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
 };
 
 const DELETE_SCENARIOS: Bulk = {
@@ -56,11 +55,11 @@ const DELETE_SCENARIOS: Bulk = {
 
 const UPSERT_EXECUTIONS: Bulk = {
   head: `INSERT INTO executions
-    (project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, etag, body, wire, gz) VALUES`,
+    (project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, ${RECORD_COLUMN_LIST}) VALUES`,
   columns: 11,
   tail: `ON CONFLICT (project, customer_key, execution_id) DO UPDATE SET sort_key = excluded.sort_key,
     status = excluded.status, object_types = excluded.object_types, scenario_ids = excluded.scenario_ids,
-    etag = excluded.etag, body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
+    ${RECORD_COLUMN_UPDATES}`,
 };
 
 const INSERT_SCENARIOS: Bulk = {
@@ -122,14 +121,14 @@ function version(row: { etag: string; version_key: string | null }): PrevVersion
 /** Writes every row the plan stores, in the order SQLite would leave them. */
 export async function writePlan(client: pg.PoolClient, plan: BatchPlan): Promise<void> {
   await bulk(client, UPSERT_CUSTOMERS, plan.customers, (c) => [
-    c.project, c.key, c.isCompany, c.versionKey, c.etag, c.body, c.wire, c.gz,
+    c.project, c.key, c.isCompany, c.versionKey, ...recordValues(c),
   ]);
   // After the upserts: a bare row must never replace a customer's record.
   await bulk(client, INSERT_NAMED_CUSTOMERS, plan.namedCustomers, (c) => [
     c.project, c.customerKey,
   ]);
   await bulk(client, UPSERT_ALERTS, plan.alerts, (a) => [
-    a.project, a.key, a.versionKey, a.etag, a.body, a.wire, a.gz,
+    a.project, a.key, a.versionKey, ...recordValues(a),
   ]);
   // The scenario index is keyed by sort key: rows of the replaced version go before the new ones come.
   const stale = plan.executions.flatMap(({ item, previous }) =>
@@ -140,7 +139,7 @@ export async function writePlan(client: pg.PoolClient, plan: BatchPlan): Promise
   ]);
   await bulk(client, UPSERT_EXECUTIONS, plan.executions, ({ item: e, scenarioIds }) => [
     e.project, e.customerKey, e.executionId, e.versionKey, e.status, e.objectTypes, JSON.stringify(scenarioIds),
-    e.etag, e.body, e.wire, e.gz,
+    ...recordValues(e),
   ]);
   const scenarioRows = plan.executions.flatMap(({ item, scenarioIds }) => scenarioIds.map((s) => ({ item, s })));
   await bulk(client, INSERT_SCENARIOS, scenarioRows, ({ item: e, s }) => [

@@ -15,6 +15,7 @@ describe('pg error translation', () => {
     ['a statement timeout', withCode('canceling statement due to statement timeout', '57014')],
     ['a pool connect timeout', new Error('timeout exceeded when trying to connect')],
     ['a dropped socket', new Error('Connection terminated unexpectedly')],
+    ['a pool already ended', new Error('Cannot use a pool after calling end on the pool')],
   ])('treats %s as unavailable', (_, err) => {
     expect(isConnectionFailure(err)).toBe(true);
     expect(storeErrorFrom(err, 'ping')).toBeInstanceOf(StoreUnavailableError);

@@ -22,9 +22,9 @@ const NETWORK_CODES = new Set([
  */
 const UNAVAILABLE_SQLSTATE = /^(08|28|53|57P0[1-3]$|57014$|3D000$)/;
 
-/** pg raises these as plain Errors, without a code, when the pool or socket gives up. */
+/** pg raises these as plain Errors, without a code, when the pool or socket gives up (or the pool was ended, as at shutdown). */
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client was closed|Connection ended/i;
+  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client was closed|Connection ended|Cannot use a pool after calling end/i;
 
 /** True when `err` says the PostgreSQL server is unreachable, down or overloaded. */
 export function isConnectionFailure(err: unknown): boolean {

@@ -54,8 +54,8 @@ function execution(project: string, customerKey: string, executionId: string, so
     objectTypes: 1,
     body,
     etag: createHash('sha256').update(body).digest('hex'),
-    wire: null,
-    gz: null,
+    layout: null,
+    deflated: null,
   };
 }
 
@@ -166,7 +166,7 @@ describe.runIf(runIt)('PostgreSQL store', () => {
       for (const [client, query] of watched) client.query = query;
     }
     // Each alert is about 1.5 MB of body and little gzip, 12 MB in all; a statement closes with the row that takes it past STATEMENT_BYTES.
-    const largestRow = Math.max(...items.map((a) => a.body.length + (a.gz?.length ?? 0)));
+    const largestRow = Math.max(...items.map((a) => a.body.length + (a.deflated?.length ?? 0)));
     expect(alertWrites.length).toBeGreaterThanOrEqual(3);
     for (const bytes of alertWrites) expect(bytes).toBeLessThan(STATEMENT_BYTES + largestRow);
     for (const item of items) {
@@ -174,7 +174,7 @@ describe.runIf(runIt)('PostgreSQL store', () => {
       // Buffer.equals: a deep comparison of megabyte buffers takes seconds each.
       expect(read.etag).toBe(item.etag);
       const same = (a: Buffer | null, b: Buffer | null): boolean => (a === null || b === null ? a === b : a.equals(b));
-      expect([read.wire, same(read.body, item.body), same(read.gz, item.gz)]).toEqual([item.wire, true, true]);
+      expect([read.layout, same(read.body, item.body), same(read.deflated, item.deflated)]).toEqual([item.layout, true, true]);
     }
   });
 

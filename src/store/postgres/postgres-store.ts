@@ -3,20 +3,9 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
-import type {
-  ApiKeyRecord,
-  ExecutionFilter,
-  ExecutionPosition,
-  BodyNeed,
-  ReadOf,
-  Store,
-  StoredExecution,
-  StoredRead,
-  StoreRow,
-  Upsert,
-  WriteOutcome,
-} from '../store.js';
-import { BODY_AS_TEXT, perNeed, storedRead, type ReadRow } from '../read-columns.js';
+import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
+import type { ApiKeyRecord, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
+import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
@@ -29,18 +18,20 @@ import { guarded, isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
-const COMPANY_SQL = perNeed((c) => `SELECT customer_key AS k, ${c} FROM customers WHERE project = $1 AND customer_key = ANY($2::text[]) AND is_company`, BODY_AS_TEXT);
-const ALERT_SQL = perNeed((c) => `SELECT alert_key AS k, ${c} FROM alerts WHERE project = $1 AND alert_key = ANY($2::text[])`, BODY_AS_TEXT);
-const COMPANY_READS = statementsOf('getCompany', 'ccr_companies', COMPANY_SQL);
-const ALERT_READS = statementsOf('getAlert', 'ccr_alerts', ALERT_SQL);
-
-function statementsOf(operation: string, name: string, sql: Record<BodyNeed, string>): Record<BodyNeed, BatchedStatement> {
-  return {
-    both: { operation, name, text: sql.both },
-    plain: { operation, name: `${name}_plain`, text: sql.plain },
-    gzip: { operation, name: `${name}_gzip`, text: sql.gzip },
-  };
-}
+const COMPANY_READS = perFields(
+  (fields): BatchedStatement => ({
+    operation: 'getCompany',
+    name: `ccr_companies_${fieldsKey(fields)}`,
+    text: `SELECT customer_key AS k, ${selectFields(fields, undefined, BODY_AS_TEXT)} FROM customers WHERE project = $1 AND customer_key = ANY($2::text[]) AND is_company`,
+  }),
+);
+const ALERT_READS = perFields(
+  (fields): BatchedStatement => ({
+    operation: 'getAlert',
+    name: `ccr_alerts_${fieldsKey(fields)}`,
+    text: `SELECT alert_key AS k, ${selectFields(fields, undefined, BODY_AS_TEXT)} FROM alerts WHERE project = $1 AND alert_key = ANY($2::text[])`,
+  }),
+);
 
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
 export interface PostgresStoreOptions {
@@ -85,24 +76,24 @@ export class PostgresStore implements Store {
   private cachedSecret: Buffer | undefined;
   private closed = false;
 
-  private readonly reads: ReadBatcher<StoredRead>;
+  private readonly reads: ReadBatcher<RecordBytes>;
 
   constructor(readonly pool: pg.Pool) {
     this.reads = new ReadBatcher(async (statement: BatchedStatement, project: string, keys: string[]) => {
       const r = await guarded(statement.operation, () =>
-        this.pool.query<ReadRow & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
+        this.pool.query<FieldRow & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
       );
       // The key column only routes rows to their readers.
-      return new Map(r.rows.map((row) => [row.k, storedRead(row)]));
+      return new Map(r.rows.map((row) => [row.k, recordOf(row)]));
     });
   }
 
-  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return this.reads.get(COMPANY_READS[need ?? 'both'], project, key) as Promise<ReadOf<N> | undefined>;
+  async getCompany(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
+    return this.reads.get(COMPANY_READS(fields), project, key);
   }
 
-  async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return this.reads.get(ALERT_READS[need ?? 'both'], project, key) as Promise<ReadOf<N> | undefined>;
+  async getAlert(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
+    return this.reads.get(ALERT_READS(fields), project, key);
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
@@ -120,10 +111,10 @@ export class PostgresStore implements Store {
     filter: ExecutionFilter,
     after: ExecutionPosition | undefined,
     limit: number,
-    need: BodyNeed = 'both',
+    fields: ReadFields = ALL_FIELDS,
   ): Promise<StoredExecution[]> {
-    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, need, BODY_AS_TEXT);
-    const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.shape}`, text: q.sql, values: q.params }));
+    const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, fields, BODY_AS_TEXT);
+    const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(pageRow);
   }
 

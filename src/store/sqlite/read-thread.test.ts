@@ -4,9 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_FIELDS } from '../../wire/record-bytes.js';
+import { fieldsFor } from '../../wire/render.js';
+import { damageSqliteFile } from '../../../test/support/damaged-sqlite.js';
+import { StoreUnavailableError } from '../store-errors.js';
 import { alert, customer, newProject } from '../test-support.js';
 import { SqliteReadThread } from './read-thread.js';
 import { openSqliteStore, type SqliteStore } from './sqlite-store.js';
+
+const IDENTITY = fieldsFor('identity');
+const GZIP = fieldsFor('gzip');
 
 let dir: string;
 const opened: { close(): Promise<void> }[] = [];
@@ -34,31 +41,31 @@ describe('record reads on the SQLite read thread', () => {
     const direct = open(file, false);
     const p = newProject();
     await threaded.writeBatch([customer(p, 'c1', '1'), alert(p, 'a1', '1')]);
-    for (const need of ['plain', 'gzip', 'both'] as const) {
+    for (const need of [IDENTITY, GZIP, ALL_FIELDS]) {
       const [tc, dc] = [await threaded.getCompany(p, 'c1', need), await direct.getCompany(p, 'c1', need)];
       const [ta, da] = [await threaded.getAlert(p, 'a1', need), await direct.getAlert(p, 'a1', need)];
       expect(tc).toEqual(dc);
       expect(ta).toEqual(da);
       expect(tc!.body === null || Buffer.isBuffer(tc!.body)).toBe(true);
-      expect(tc!.gz === null || Buffer.isBuffer(tc!.gz)).toBe(true);
+      expect(tc!.deflated === null || Buffer.isBuffer(tc!.deflated)).toBe(true);
     }
-    expect(Buffer.isBuffer((await threaded.getCompany(p, 'c1', 'plain'))!.body)).toBe(true);
+    expect(Buffer.isBuffer((await threaded.getCompany(p, 'c1', IDENTITY))!.body)).toBe(true);
   });
 
   it('sees a write committed just before the read', async () => {
     const store = open(tempFile(), true);
     const p = newProject();
     await store.writeBatch([customer(p, 'c1', '1', true, 'first')]);
-    expect((await store.getCompany(p, 'c1', 'plain'))!.body!.toString()).toContain('first');
+    expect((await store.getCompany(p, 'c1', IDENTITY))!.body!.toString()).toContain('first');
     await store.writeBatch([customer(p, 'c1', '2', true, 'second')]);
-    expect((await store.getCompany(p, 'c1', 'plain'))!.body!.toString()).toContain('second');
+    expect((await store.getCompany(p, 'c1', IDENTITY))!.body!.toString()).toContain('second');
   });
 
   it('answers many reads of one turn, each with its own row, and a missing id with undefined', async () => {
     const store = open(tempFile(), true);
     const p = newProject();
     await store.writeBatch(Array.from({ length: 40 }, (_, i) => customer(p, `c${i}`, '1', true, `note-${i}-end`)));
-    const reads = await Promise.all([...Array.from({ length: 40 }, (_, i) => store.getCompany(p, `c${i}`, 'plain')), store.getCompany(p, 'missing', 'plain')]);
+    const reads = await Promise.all([...Array.from({ length: 40 }, (_, i) => store.getCompany(p, `c${i}`, IDENTITY)), store.getCompany(p, 'missing', IDENTITY)]);
     reads.slice(0, 40).forEach((r, i) => expect(r!.body!.toString()).toContain(`note-${i}-end`));
     expect(reads[40]).toBeUndefined();
   });
@@ -67,9 +74,9 @@ describe('record reads on the SQLite read thread', () => {
     const store = open(tempFile(), true);
     const p = newProject();
     await store.writeBatch([customer(p, 'c1', '1', true, 'kept')]);
-    expect(await store.getCompany(p, 'c1', 'plain')).toBeDefined();
+    expect(await store.getCompany(p, 'c1', IDENTITY)).toBeDefined();
     await (store as unknown as { readThread: SqliteReadThread }).readThread.close();
-    expect((await store.getCompany(p, 'c1', 'plain'))!.body!.toString()).toContain('kept');
+    expect((await store.getCompany(p, 'c1', IDENTITY))!.body!.toString()).toContain('kept');
   });
 
   it('refuses a failing statement with the SQLite error, and every read once closed', async () => {
@@ -81,6 +88,19 @@ describe('record reads on the SQLite read thread', () => {
     await thread.close();
     expect(thread.usable).toBe(false);
     await expect(thread.get('SELECT 1', [])).rejects.toThrow(/closed/);
+  });
+
+  it('answers a read of a damaged file with the store unavailable error, as the serving connection does', async () => {
+    const file = tempFile();
+    const threaded = open(file, true);
+    const direct = open(file, false);
+    const p = newProject();
+    await threaded.writeBatch([customer(p, 'c1', '1')]);
+    expect(await threaded.getCompany(p, 'c1')).toBeDefined();
+    damageSqliteFile(file);
+    await expect(threaded.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(threaded.getAlert(p, 'a1', GZIP)).rejects.toThrow(/getAlert failed: the SQLite file is damaged \(SQLITE_CORRUPT\)/);
+    await expect(direct.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
   it('keeps a process alive while a read is in flight, and lets it exit once idle', () => {

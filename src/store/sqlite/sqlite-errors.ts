@@ -13,11 +13,15 @@ const UNAVAILABLE: readonly [prefix: string, reason: string][] = [
   ['SQLITE_CORRUPT', 'the SQLite file is damaged'],
 ];
 
+const CLOSED = /database connection is not open/;
+
 /** Wraps a SQLite failure of `operation`: a StoreUnavailableError for a file it cannot use, else a StoreError. */
 export function sqliteStoreError(err: unknown, operation: string): StoreError {
   if (err instanceof StoreError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   const hit = typeof code === 'string' ? UNAVAILABLE.find(([prefix]) => code.startsWith(prefix)) : undefined;
+  // better-sqlite3 refuses a statement on a closed connection (as at shutdown) with a plain TypeError.
+  if (err instanceof TypeError && CLOSED.test(err.message)) return new StoreUnavailableError(`SQLite store ${operation} failed: the SQLite store is closed`, { cause: err });
   if (hit !== undefined) {
     return new StoreUnavailableError(`SQLite store ${operation} failed: ${hit[1]} (${String(code)}); nothing of the failed ${operation} was stored`, { cause: err });
   }

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
+import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
 import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -20,12 +21,11 @@ export interface StoredExecutionIndex {
 /** Writes a customer's record over whatever row the customer had. */
 export function upsertCustomer(stmt: Prepare, c: CustomerUpsert): void {
   stmt(
-    `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, etag, body, wire, gz)
+    `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, ${RECORD_COLUMN_LIST})
      VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (project, customer_key) DO UPDATE SET has_record = 1, is_company = excluded.is_company,
-       version_key = excluded.version_key, etag = excluded.etag, body = excluded.body,
-       wire = excluded.wire, gz = excluded.gz`,
-  ).run(c.project, c.key, c.isCompany ? 1 : 0, c.versionKey, c.etag, c.body, c.wire, c.gz);
+       version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
+  ).run(c.project, c.key, c.isCompany ? 1 : 0, c.versionKey, ...recordValues(c));
 }
 
 /** Makes a customer known; a bare row never erases a record already there. */
@@ -36,10 +36,9 @@ export function ensureCustomer(stmt: Prepare, project: string, customerKey: stri
 /** Writes an alert over the stored one. */
 export function upsertAlert(stmt: Prepare, a: AlertUpsert): void {
   stmt(
-    `INSERT INTO alerts (project, alert_key, version_key, etag, body, wire, gz) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, etag = excluded.etag,
-       body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
-  ).run(a.project, a.key, a.versionKey, a.etag, a.body, a.wire, a.gz);
+    `INSERT INTO alerts (project, alert_key, version_key, ${RECORD_COLUMN_LIST}) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
+  ).run(a.project, a.key, a.versionKey, ...recordValues(a));
 }
 
 /** Writes an execution over `previous`, moving its scenario index rows to the new sort key. */
@@ -54,11 +53,11 @@ export function replaceExecution(stmt: Prepare, e: ExecutionUpsert, previous: St
   const scenarioIds = [...new Set(e.scenarioIds)];
   stmt(
     `INSERT INTO executions
-       (project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, etag, body, wire, gz)
+       (project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, ${RECORD_COLUMN_LIST})
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (project, customer_key, execution_id) DO UPDATE SET sort_key = excluded.sort_key,
        status = excluded.status, object_types = excluded.object_types, scenario_ids = excluded.scenario_ids,
-       etag = excluded.etag, body = excluded.body, wire = excluded.wire, gz = excluded.gz`,
+       ${RECORD_COLUMN_UPDATES}`,
   ).run(
     e.project,
     e.customerKey,
@@ -67,10 +66,7 @@ export function replaceExecution(stmt: Prepare, e: ExecutionUpsert, previous: St
     e.status,
     e.objectTypes,
     JSON.stringify(scenarioIds),
-    e.etag,
-    e.body,
-    e.wire,
-    e.gz,
+    ...recordValues(e),
   );
   const ins = stmt(
     `INSERT OR IGNORE INTO execution_scenarios (project, customer_key, scenario_id, sort_key, execution_id)

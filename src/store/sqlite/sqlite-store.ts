@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
-import { perNeed } from '../read-columns.js';
+import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
+import { perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { SERVING_READ_PRAGMAS, SqliteReadThread } from './read-thread.js';
 import { exportChunks } from '../export-rows.js';
 import type {
@@ -15,8 +16,6 @@ import type {
   ExecutionUpsert,
   ExecutionFilter,
   ExecutionPosition,
-  BodyNeed,
-  ReadOf,
   Store,
   StoredExecution,
   StoreRow,
@@ -27,7 +26,7 @@ import { versionOutcome } from '../version-outcome.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../../access-log/batches.js';
-import { guardedSync } from './sqlite-errors.js';
+import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
@@ -40,8 +39,8 @@ const SQLITE_BATCHES: BatchDialect = {
   recordBatches: (project, again, record) =>
     `SELECT batch_id FROM access_log_records WHERE project = ${project} AND bucket IN (SELECT bucket FROM access_log_buckets WHERE project = ${again}) AND record_id = ${record}`,
 };
-const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
-const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
+const COMPANY_SQL = perFields((fields) => `SELECT ${selectFields(fields)} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
+const ALERT_SQL = perFields((fields) => `SELECT ${selectFields(fields)} FROM alerts WHERE project = ? AND alert_key = ?`);
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
 export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {}): SqliteStore {
@@ -144,25 +143,31 @@ export class SqliteStore implements Store {
     return this.readThread.usable ? this.readThread : undefined;
   }
 
-  /** One record by its key: on the read thread when there is one. */
-  private async readRecord(sql: string, project: string, key: string): Promise<unknown> {
+  /** One record by its key: on the read thread when there is one; failures translated as on this connection. */
+  private async readRecord(operation: string, sql: string, project: string, key: string): Promise<RecordBytes | undefined> {
     const thread = this.reads();
-    return thread ? thread.get(sql, [project, key]) : this.stmt(sql).get(project, key);
+    let row: unknown;
+    if (thread === undefined) row = guardedSync(operation, () => this.stmt(sql).get(project, key));
+    else {
+      try {
+        row = await thread.get(sql, [project, key]);
+      } catch (err) {
+        throw sqliteStoreError(err, operation);
+      }
+    }
+    return row === undefined ? undefined : recordOf(row as FieldRow);
   }
 
-  async getCompany<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return (await this.readRecord(COMPANY_SQL[need ?? 'both'], project, key)) as ReadOf<N> | undefined;
+  async getCompany(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
+    return this.readRecord('getCompany', COMPANY_SQL(fields), project, key);
   }
 
-  async getAlert<N extends BodyNeed = 'both'>(project: string, key: string, need?: N): Promise<ReadOf<N> | undefined> {
-    return (await this.readRecord(ALERT_SQL[need ?? 'both'], project, key)) as ReadOf<N> | undefined;
+  async getAlert(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
+    return this.readRecord('getAlert', ALERT_SQL(fields), project, key);
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
-    return (
-      this.stmt('SELECT 1 FROM customers WHERE project = ? AND customer_key = ?').get(project, customerKey) !==
-      undefined
-    );
+    return guardedSync('customerKnown', () => this.stmt('SELECT 1 FROM customers WHERE project = ? AND customer_key = ?').get(project, customerKey) !== undefined);
   }
 
   async listExecutions(
@@ -171,12 +176,12 @@ export class SqliteStore implements Store {
     filter: ExecutionFilter,
     after: ExecutionPosition | undefined,
     limit: number,
-    need: BodyNeed = 'both',
+    fields: ReadFields = ALL_FIELDS,
   ): Promise<StoredExecution[]> {
-    const q = executionPageQuery(project, customerKey, filter, after, limit, () => '?', need);
+    const q = executionPageQuery(project, customerKey, filter, after, limit, () => '?', fields);
     // Not on the read thread: moving a page's 51 rows between threads cost more than reading them here
     // (570 -> 730 µs of CPU per page on the small set), while a single record read gains about half.
-    return (this.stmt(q.sql).all(...q.params) as PageRow[]).map(pageRow);
+    return guardedSync('listExecutions', () => (this.stmt(q.sql).all(...q.params) as PageRow[]).map(pageRow));
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
@@ -230,7 +235,7 @@ export class SqliteStore implements Store {
   }
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
-    this.stmt(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...apiKeyValues(k));
+    guardedSync('insertApiKey', () => this.stmt(`INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...apiKeyValues(k)));
     this.keyWrites++;
   }
 
@@ -246,55 +251,58 @@ export class SqliteStore implements Store {
   apiKeysGeneration(): string {
     const now = performance.now();
     if (now - this.versionReadAt >= 50) {
-      this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
-      this.versionSeen = String(this.dataVersion.get());
+      this.versionSeen = guardedSync('apiKeysGeneration', () => {
+        this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
+        return String(this.dataVersion.get());
+      });
       this.versionReadAt = now;
     }
     return `${this.versionSeen}:${this.keyWrites}`;
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.stmt('SELECT * FROM api_keys WHERE hash = ?').get(hash) as ApiKeyColumns | undefined;
+    const row = guardedSync('findApiKeyByHash', () => this.stmt('SELECT * FROM api_keys WHERE hash = ?').get(hash)) as ApiKeyColumns | undefined;
     return row === undefined ? undefined : apiKeyFromRow(row);
   }
 
   async listApiKeys(project?: string): Promise<ApiKeyRecord[]> {
-    const rows = (
+    const rows = guardedSync('listApiKeys', () =>
       project === undefined
         ? this.stmt('SELECT * FROM api_keys ORDER BY created_at, id').all()
-        : this.stmt('SELECT * FROM api_keys WHERE project = ? ORDER BY created_at, id').all(project)
+        : this.stmt('SELECT * FROM api_keys WHERE project = ? ORDER BY created_at, id').all(project),
     ) as ApiKeyColumns[];
     return rows.map(apiKeyFromRow);
   }
 
   async revokeApiKey(id: string, at: string): Promise<boolean> {
-    const r = this.stmt('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at, id);
+    const r = guardedSync('revokeApiKey', () => this.stmt('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?').run(at, id));
     this.keyWrites++;
     return r.changes > 0;
   }
 
   async secret(): Promise<Buffer> {
-    const row = this.stmt("SELECT value FROM meta WHERE key = 'secret'").get() as { value: Buffer } | undefined;
+    const row = guardedSync('secret', () => this.stmt("SELECT value FROM meta WHERE key = 'secret'").get()) as { value: Buffer } | undefined;
     if (row === undefined) throw new Error('store has no secret: it was never migrated');
     return row.value;
   }
 
   async setSecret(secret: Buffer): Promise<void> {
-    this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-      'secret',
-      secret,
+    guardedSync('setSecret', () =>
+      this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run('secret', secret),
     );
   }
 
   async schemaVersion(): Promise<number> {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return guardedSync('schemaVersion', () => this.db.pragma('user_version', { simple: true }) as number);
   }
 
   async hasRecords(): Promise<boolean> {
-    const row = this.stmt(
-      `SELECT EXISTS (SELECT 1 FROM customers) OR EXISTS (SELECT 1 FROM alerts)
+    const row = guardedSync('hasRecords', () =>
+      this.stmt(
+        `SELECT EXISTS (SELECT 1 FROM customers) OR EXISTS (SELECT 1 FROM alerts)
          OR EXISTS (SELECT 1 FROM executions) AS any`,
-    ).get() as { any: number };
+      ).get(),
+    ) as { any: number };
     return row.any === 1;
   }
 
@@ -320,7 +328,7 @@ export class SqliteStore implements Store {
   }
 
   async importRows(rows: readonly StoreRow[]): Promise<void> {
-    this.importTx.immediate(rows);
+    guardedSync('importRows', () => this.importTx.immediate(rows));
   }
 
   async appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void> {
@@ -361,15 +369,15 @@ export class SqliteStore implements Store {
   }
 
   async countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }> {
-    return countAccessLogBefore(this.db, before);
+    return guardedSync('access log count', () => countAccessLogBefore(this.db, before));
   }
 
   async queryAccessLog(q: AccessLogQuery): Promise<AccessLogEntry[]> {
-    return queryBatches(q, SQLITE_BATCHES, async (sql, params) => this.stmt(sql).all(...params) as BatchRow[]);
+    return queryBatches(q, SQLITE_BATCHES, async (sql, params) => guardedSync('queryAccessLog', () => this.stmt(sql).all(...params) as BatchRow[]));
   }
 
   async ping(): Promise<void> {
-    this.stmt('SELECT 1').get();
+    guardedSync('ping', () => this.stmt('SELECT 1').get());
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,61 @@
+/**
+ * A store that fails under a running service: a damaged SQLite file, or a PostgreSQL pool that has
+ * been stopped. Every read answers 503 `unavailable` with the contract's error body, never 500.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordKey } from '../../src/contract/record-key.js';
+import { StoreUnavailableError } from '../../src/store/store-errors.js';
+import { damageSqliteFile } from '../support/damaged-sqlite.js';
+import { alertLine, companyLine, executionLine } from '../support/records.js';
+import { testStoreKind } from '../support/store-harness.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+const P = 'proj-a';
+const COMPANY = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+const FILE_KEY = 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b';
+const PATHS = [`/v1/companies/${COMPANY}/details`, `/v1/alerts/${ALERT}`, `/v1/customers/${COMPANY}/scenario-executions`];
+const ENCODINGS = ['identity', 'gzip', 'br'];
+
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService([companyLine(P, COMPANY, FILE_KEY), alertLine(P, ALERT, COMPANY, FILE_KEY), ...Array.from({ length: 5 }, (_, i) => executionLine(P, COMPANY, i))], {
+    accessLog: false,
+  });
+  key = (await svc.key(P)).key;
+});
+afterAll(async () => svc?.close());
+
+const get = (path: string, encoding: string): Promise<Response> =>
+  fetch(`${svc.url}${path}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': encoding } });
+
+describe('a store failing under a running service', () => {
+  it('answers every read 503 unavailable with the contract error body, not 500', async () => {
+    for (const path of PATHS) expect((await get(path, 'identity')).status).toBe(200);
+
+    if (testStoreKind() === 'sqlite') damageSqliteFile(svc.dbUrl);
+    else await svc.store.close();
+
+    // Each read of the store itself, not only the key check before it, fails as unavailable.
+    const reads = [
+      () => svc.store.getCompany(P, recordKey(COMPANY)),
+      () => svc.store.getAlert(P, recordKey(ALERT)),
+      () => svc.store.customerKnown(P, recordKey(COMPANY)),
+      () => svc.store.listExecutions(P, recordKey(COMPANY), { order: 'desc' }, undefined, 10),
+    ];
+    for (const read of reads) await expect(read()).rejects.toBeInstanceOf(StoreUnavailableError);
+    for (const path of PATHS) {
+      for (const encoding of ENCODINGS) {
+        const res = await get(path, encoding);
+        expect({ path, encoding, status: res.status, body: await res.json() }).toEqual({
+          path,
+          encoding,
+          status: 503,
+          body: { message: 'the store is unavailable; retry later', code: 'unavailable', issues: [] },
+        });
+      }
+    }
+  });
+});
