@@ -1,5 +1,6 @@
 /** API keys: minted once, stored as hashes only, each bound to one project and a set of scopes. */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 
 /** The scopes a key may carry, one per read operation. */
@@ -54,12 +55,14 @@ export type KeyVerdict = { ok: true; key: ApiKeyRecord } | { ok: false; reason: 
  * the same: a revoke anywhere changes the generation, so it still takes effect on the next request.
  */
 export class ApiKeyVerifier {
-  private readonly cache = new Map<string, { key: ApiKeyRecord; generation: string | number }>();
+  private readonly cache: LRUCache<string, { key: ApiKeyRecord; generation: string | number }>;
 
   constructor(
     private readonly store: Store,
-    private readonly maxCached = 10_000,
-  ) {}
+    maxCached = 10_000,
+  ) {
+    this.cache = new LRUCache({ max: maxCached });
+  }
 
   /** As verifyApiKey, answered from memory when nothing about keys has changed. */
   async verify(presented: string, now = Date.now()): Promise<KeyVerdict> {
@@ -74,7 +77,6 @@ export class ApiKeyVerifier {
     const verdict = await verifyApiKey(this.store, presented, now);
     // Only keys that passed are kept: unknown keys must not fill the memory.
     if (verdict.ok && generation !== null) {
-      if (this.cache.size >= this.maxCached) this.cache.clear();
       this.cache.set(hash, { key: verdict.key, generation });
     } else {
       this.cache.delete(hash);
