@@ -24,10 +24,10 @@ import type {
   WriteOutcome,
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../access-log-batches.js';
-import { guardedSync } from './sqlite-errors.js';
+import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
@@ -44,8 +44,11 @@ const COMPANY_SQL = perNeed((c) => `SELECT ${c} FROM customers WHERE project = ?
 const ALERT_SQL = perNeed((c) => `SELECT ${c} FROM alerts WHERE project = ? AND alert_key = ?`);
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
-export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {}): SqliteStore {
-  return guardedSync('open', () => {
+export async function openSqliteStore(
+  file: string,
+  options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {},
+): Promise<SqliteStore> {
+  const db = guardedSync('open', () => {
     if (file !== ':memory:') {
       // The file holds personal data and the URL signing secret: a directory and file this service
       // creates are its user's alone, whatever the umask (SQLite gives -wal and -shm the file's mode).
@@ -60,8 +63,19 @@ export function openSqliteStore(file: string, options: { readonly?: boolean; bul
       db.pragma('page_size = 16384');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      migrate(db);
     }
+    return db;
+  });
+  if (!options.readonly) {
+    try {
+      await migrateSqlite(db);
+      db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
+    } catch (err) {
+      db.close();
+      throw sqliteStoreError(err, 'open');
+    }
+  }
+  return guardedSync('open', () => {
     if (options.bulkWrites) {
       // An import reads little and writes much: mapped reads would only add the touched pages of
       // a growing file to the process's resident memory, and a large page cache would hold them.
@@ -94,17 +108,6 @@ function createPrivateFile(file: string): void {
   }
 }
 
-/** Applies the migrations the file has not seen yet, each in its own transaction. */
-function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(SQLITE_MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
-  }
-  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
-}
 
 /** The SQLite adapter of the Store interface. */
 export class SqliteStore implements Store {
@@ -287,7 +290,7 @@ export class SqliteStore implements Store {
   }
 
   async schemaVersion(): Promise<number> {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return sqliteSchemaVersion(this.db);
   }
 
   async hasRecords(): Promise<boolean> {
