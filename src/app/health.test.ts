@@ -20,7 +20,7 @@ beforeAll(async () => {
   dirs.push(dir);
   db = join(dir, 'store.db');
   writeFileSync(join(dir, 'in.ndjson'), `${alertLine('proj-a', ALERT, '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')}\n`);
-  const store = openSqliteStore(db);
+  const store = await openSqliteStore(db);
   await importFiles(store, [join(dir, 'in.ndjson')]);
   key = (await createApiKey(store, { project: 'proj-a' })).key;
   await store.close();

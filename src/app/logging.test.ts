@@ -23,7 +23,7 @@ beforeAll(async () => {
   const envelope = JSON.parse(companyLine('proj-a', COMPANY, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')) as { record: Record<string, unknown> };
   envelope.record.companyClaims = [{ companyName: COMPANY_NAME }];
   writeFileSync(join(dir, 'in.ndjson'), `${JSON.stringify(envelope)}\n`);
-  const store = openSqliteStore(join(dir, 'store.db'));
+  const store = await openSqliteStore(join(dir, 'store.db'));
   const summary = await importFiles(store, [join(dir, 'in.ndjson')]);
   expect(summary.rejected).toBe(0);
   key = (await createApiKey(store, { project: 'proj-a' })).key;

@@ -19,7 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A SQLite store with one company, one execution-only customer and one API key. */
 async function seeded(name: string): Promise<string> {
   const file = join(dir, name);
-  const store = openSqliteStore(file);
+  const store = await openSqliteStore(file);
   await store.writeBatch([customer('p', 'acme', day(1)), execution('p', 'ghost', 'e1', day(2)), execution('p', 'ghost', 'e2', day(3))]);
   await store.insertApiKey({
     id: 'k1', project: 'p', name: null, scopes: [], hash: 'h1', createdAt: day(1), expiresAt: null, revokedAt: null,
@@ -52,7 +52,7 @@ describe('copy command', () => {
     expect(text).toMatch(/^copied 1 customers with a record, 1 known only through executions, 0 alerts, 2 executions, 1 API keys, 0 access log batches and the secret\n5 rows in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
     const report = JSON.parse(await run(['--from', from, '--to', join(dir, 'to-json.db'), '--batch', '1', '--json']));
     expect(report).toMatchObject({ customers: 1, bareCustomers: 1, alerts: 0, executions: 2, apiKeys: 1, accessLogBatches: 0, rows: 5 });
-    const copied = openSqliteStore(join(dir, 'to-json.db'));
+    const copied = await openSqliteStore(join(dir, 'to-json.db'));
     try {
       expect(await copied.customerKnown('p', 'ghost')).toBe(true);
       expect((await copied.findApiKeyByHash('h1'))?.id).toBe('k1');
@@ -72,7 +72,7 @@ describe('copy command', () => {
   it('exits non-zero naming --force when the target holds records, and merges when forced', async () => {
     const from = await seeded('cli-from.db');
     const to = join(dir, 'cli-to.db');
-    const target = openSqliteStore(to);
+    const target = await openSqliteStore(to);
     await target.writeBatch([customer('p', 'theirs', day(1))]);
     await target.close();
     // The real command line: the refusal must reach people as a message and an exit status.
@@ -83,7 +83,7 @@ describe('copy command', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/already holds records.*--force/);
     expect(await run(['--from', from, '--to', to, '--force'])).toMatch(/2 executions/);
-    const merged = openSqliteStore(to);
+    const merged = await openSqliteStore(to);
     try {
       expect(await merged.getCompany('p', 'theirs')).toBeDefined();
       expect(await merged.customerKnown('p', 'ghost')).toBe(true);

@@ -13,6 +13,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { chmod, copyFile, lstat, mkdir, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import {
   isSafeObjectKey, projectSegment, resolveExpiryOptions, roundedExpiry, wellFormed, type FileDoc, type FileStore,
   type UrlExpiryOptions,
@@ -65,10 +66,9 @@ export class LocalFileStore implements FileStore {
   private readonly ttlSeconds: number;
   private readonly bucketSeconds: number;
   private realDir: Promise<string> | undefined;
+  // A URL only changes with its expiry bucket, so the cache holds one expiry value's URLs.
   private cacheExpires = -1;
-  // Per project, then per document: the inner key is the one it was before files had projects.
-  private cache = new Map<string, Map<string, string>>();
-  private cached = 0;
+  private readonly cache = new LRUCache<string, string>({ max: 50_000 });
 
   constructor(opts: LocalFileStoreOptions) {
     if (opts.secret.length < MIN_SECRET_BYTES) {
@@ -134,16 +134,12 @@ export class LocalFileStore implements FileStore {
       throw new RangeError(`LocalFileStore: unsafe objectKey ${JSON.stringify(doc.objectKey)}`);
     }
     const expiresAt = this.expiresAt(now);
-    // A URL only changes with its expiry bucket, so each is signed once per bucket.
-    if (expiresAt !== this.cacheExpires || this.cached >= 50_000) {
+    if (expiresAt !== this.cacheExpires) {
       this.cache.clear();
-      this.cached = 0;
       this.cacheExpires = expiresAt;
     }
-    let ofProject = this.cache.get(doc.project);
-    if (ofProject === undefined) this.cache.set(doc.project, (ofProject = new Map()));
-    const cacheKey = JSON.stringify([doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
-    const cached = ofProject.get(cacheKey);
+    const cacheKey = JSON.stringify([doc.project, doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
+    const cached = this.cache.get(cacheKey);
     if (cached !== undefined) return cached;
     const segment = this.segmentOf(doc.project);
     const expires = String(expiresAt);
@@ -153,8 +149,7 @@ export class LocalFileStore implements FileStore {
     if (filename !== undefined) url += `&filename=${encodeURIComponent(filename)}`;
     if (mimetype !== undefined) url += `&mimetype=${encodeURIComponent(mimetype)}`;
     const signed = `${url}&sig=${this.sign(doc.project, doc.objectKey, expires, filename, mimetype)}`;
-    ofProject.set(cacheKey, signed);
-    this.cached++;
+    this.cache.set(cacheKey, signed);
     return signed;
   }
 

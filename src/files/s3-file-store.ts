@@ -15,6 +15,7 @@
  */
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { LRUCache } from 'lru-cache';
 import {
   isSafeObjectKey, projectSegment, resolveExpiryOptions, roundedExpiry, type FileDoc, type FileStore, type UrlExpiryOptions,
 } from './file-store.js';
@@ -32,7 +33,7 @@ export interface S3FileStoreOptions extends UrlExpiryOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string | undefined } | undefined;
   /** A ready client instead of the fields above (bucket and expiry options still apply). */
   client?: S3Client | undefined;
-  /** Signed URLs cached per expiry bucket before the cache is dropped (default 50 000). */
+  /** Signed URLs kept per expiry bucket, least recently used dropped first (default 50 000). */
   maxCachedUrls?: number | undefined;
 }
 
@@ -44,10 +45,9 @@ export class S3FileStore implements FileStore {
   private readonly bucket: string;
   private readonly ttlSeconds: number;
   private readonly bucketSeconds: number;
-  private readonly maxCachedUrls: number;
-  // URLs only change when the expiry does, so one map per expiry value; never grows past a bucket.
+  // URLs only change when the expiry does, so the cache holds one expiry value's URLs.
   private cacheExpires = -1;
-  private cache = new Map<string, string | Promise<string>>();
+  private readonly cache: LRUCache<string, string | Promise<string>>;
 
   constructor(opts: S3FileStoreOptions) {
     if (opts.bucket === '') throw new RangeError('S3FileStore: bucket is required');
@@ -56,7 +56,7 @@ export class S3FileStore implements FileStore {
       throw new RangeError(`S3FileStore: ttlSeconds + bucketSeconds must not exceed ${MAX_PRESIGN_SECONDS}`);
     }
     this.bucket = opts.bucket;
-    this.maxCachedUrls = opts.maxCachedUrls ?? 50_000;
+    this.cache = new LRUCache({ max: opts.maxCachedUrls ?? 50_000 });
     this.client =
       opts.client ??
       new S3Client({
@@ -82,7 +82,7 @@ export class S3FileStore implements FileStore {
     if (!isSafeObjectKey(doc.objectKey)) throw new RangeError(`S3FileStore: unsafe objectKey ${JSON.stringify(doc.objectKey)}`);
     const expires = this.expiresAt(now);
     if (expires !== this.cacheExpires) {
-      this.cache = new Map();
+      this.cache.clear();
       this.cacheExpires = expires;
     }
     const cacheKey = JSON.stringify([doc.project, doc.objectKey, doc.filename ?? null, doc.mimetype ?? null]);
@@ -90,7 +90,6 @@ export class S3FileStore implements FileStore {
     if (hit !== undefined) return hit;
     // The pending Promise is cached too, so concurrent reads at a bucket turn sign once.
     const cache = this.cache;
-    if (cache.size >= this.maxCachedUrls) cache.clear();
     const pending: Promise<string> = this.presign(doc, expires).then(
       (url) => {
         if (cache.get(cacheKey) === pending) cache.set(cacheKey, url);

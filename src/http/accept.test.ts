@@ -10,6 +10,8 @@ describe('pickEncoding', () => {
     expect(pickEncoding('br')).toBe('br');
     expect(pickEncoding('br, *;q=0')).toBe('br');
     expect(pickEncoding('gzip;q=0, br')).toBe('br');
+    expect(pickEncoding('gzip;q=0, *')).toBe('br');
+    expect(pickEncoding('GZIP')).toBe('gzip');
     expect(pickEncoding('*')).toBe('gzip');
     expect(pickEncoding('identity')).toBe('identity');
     expect(pickEncoding(undefined)).toBe('identity');

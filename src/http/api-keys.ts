@@ -1,4 +1,5 @@
 /** The serving side of API keys: presented keys verified, valid ones kept in memory. */
+import { LRUCache } from 'lru-cache';
 import { hashKey, KEY_FORMAT, verifyApiKey, type KeyVerdict } from '../store/api-keys.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 
@@ -7,12 +8,14 @@ import type { ApiKeyRecord, Store } from '../store/store.js';
  * the same: a revoke anywhere changes the generation, so it still takes effect on the next request.
  */
 export class ApiKeyVerifier {
-  private readonly cache = new Map<string, { key: ApiKeyRecord; generation: string | number }>();
+  private readonly cache: LRUCache<string, { key: ApiKeyRecord; generation: string | number }>;
 
   constructor(
     private readonly store: Store,
-    private readonly maxCached = 10_000,
-  ) {}
+    maxCached = 10_000,
+  ) {
+    this.cache = new LRUCache({ max: maxCached });
+  }
 
   /** As verifyApiKey, answered from memory when nothing about keys has changed. */
   async verify(presented: string, now = Date.now()): Promise<KeyVerdict> {
@@ -27,7 +30,6 @@ export class ApiKeyVerifier {
     const verdict = await verifyApiKey(this.store, presented, now);
     // Only keys that passed are kept: unknown keys must not fill the memory.
     if (verdict.ok && generation !== null) {
-      if (this.cache.size >= this.maxCached) this.cache.clear();
       this.cache.set(hash, { key: verdict.key, generation });
     } else {
       this.cache.delete(hash);

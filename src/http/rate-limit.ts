@@ -1,4 +1,5 @@
 /** Per-key token buckets: a burst, then a steady refill; answers how long to wait when empty. */
+import { LRUCache } from 'lru-cache';
 
 /** The outcome of taking one token. */
 export interface RateDecision {
@@ -25,7 +26,8 @@ export interface RateLimiter {
 
 /** Token buckets in this process's memory (one replica). */
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  // Bounded memory: dropping the least recently used bucket only refills it.
+  private readonly buckets = new LRUCache<string, { tokens: number; at: number }>({ max: 100_000 });
 
   constructor(
     private readonly burst: number,
@@ -37,7 +39,6 @@ export class MemoryRateLimiter implements RateLimiter {
     const t = this.now();
     let b = this.buckets.get(key);
     if (b === undefined) {
-      if (this.buckets.size > 100_000) this.buckets.clear(); // bounded memory; a reset only refills buckets
       b = { tokens: this.burst, at: t };
       this.buckets.set(key, b);
     }

@@ -25,7 +25,7 @@ let key: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crs-shutdown-'));
   writeFileSync(join(dir, 'in.ndjson'), `${LINE}\n`);
-  store = openSqliteStore(join(dir, 'store.db'));
+  store = await openSqliteStore(join(dir, 'store.db'));
   await importFiles(store, [join(dir, 'in.ndjson')]);
   key = (await createApiKey(store, { project: 'proj-a' })).key;
 });

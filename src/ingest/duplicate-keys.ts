@@ -1,7 +1,7 @@
 /** Finds a member name given twice in one JSON object: parsers disagree on which one wins, so such input is refused. */
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, JsonTokens, OPEN_ARRAY, OPEN_OBJECT, STRING } from '../wire/json-tokens.js';
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** Members of a parsed value, counted without recursion. */
 function parsedMembers(value: unknown): number {
@@ -51,51 +51,46 @@ export function hasDuplicateKey(text: string, parsed: unknown): boolean {
 
 /**
  * JSON Pointer of the first object holding a repeated member name, or null. The input is known to
- * be valid JSON; one pass over the bytes with a stack of member-name sets, no full parse.
+ * be valid JSON; one pass over its tokens with a stack of member-name sets, no full parse.
  */
 export function findDuplicateKey(buf: Buffer): string | null {
   const stack: { keys: Set<string> | null; isObject: boolean; path: string; index: number }[] = [];
   let expectKey = false;
   let pendingKey = '';
-  for (let i = 0; i < buf.length; i++) {
-    const c = buf[i]!;
-    if (c === QUOTE) {
-      const start = i;
-      i++;
-      for (;;) {
-        const q = buf.indexOf(QUOTE, i);
-        let b = 0;
-        for (let j = q - 1; buf[j] === BACKSLASH; j--) b++;
-        i = q;
-        if (b % 2 === 0) break;
-        i++;
+  const t = new JsonTokens(buf);
+  for (let kind = t.next(); kind !== 0; kind = t.next()) {
+    switch (kind) {
+      case STRING:
+        if (expectKey) {
+          const top = stack[stack.length - 1]!;
+          const key = t.text();
+          top.keys ??= new Set();
+          if (top.keys.has(key)) return `${top.path}/${escapeKey(key)}`;
+          top.keys.add(key);
+          pendingKey = key;
+          expectKey = false;
+        }
+        break;
+      case OPEN_OBJECT:
+      case OPEN_ARRAY: {
+        const parent = stack[stack.length - 1];
+        const path = parent === undefined ? '' : parent.isObject ? `${parent.path}/${escapeKey(pendingKey)}` : `${parent.path}/${parent.index}`;
+        stack.push({ keys: null, isObject: kind === OPEN_OBJECT, path, index: 0 });
+        expectKey = kind === OPEN_OBJECT;
+        break;
       }
-      if (expectKey) {
-        const bs = buf.indexOf(BACKSLASH, start);
-        const escaped = bs > -1 && bs < i;
-        const top = stack[stack.length - 1]!;
-        const key = escaped ? (JSON.parse(buf.toString('utf8', start, i + 1)) as string) : buf.toString('utf8', start + 1, i);
-        top.keys ??= new Set();
-        if (top.keys.has(key)) return `${top.path}/${escapeKey(key)}`;
-        top.keys.add(key);
-        pendingKey = key;
+      case CLOSE_OBJECT:
+      case CLOSE_ARRAY:
+        stack.pop();
         expectKey = false;
-      }
-      continue;
-    }
-    if (c === 0x7b || c === 0x5b) {
-      const parent = stack[stack.length - 1];
-      const path = parent === undefined ? '' : parent.isObject ? `${parent.path}/${escapeKey(pendingKey)}` : `${parent.path}/${parent.index}`;
-      stack.push({ keys: null, isObject: c === 0x7b, path, index: 0 });
-      expectKey = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
-      expectKey = false;
-    } else if (c === 0x2c) {
-      const top = stack[stack.length - 1];
-      if (top !== undefined) {
-        if (top.isObject) expectKey = true;
-        else top.index++;
+        break;
+      case COMMA: {
+        const top = stack[stack.length - 1];
+        if (top !== undefined) {
+          if (top.isObject) expectKey = true;
+          else top.index++;
+        }
+        break;
       }
     }
   }

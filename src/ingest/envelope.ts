@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
+import { CLOSE_OBJECT, COMMA, JsonTokens } from '../wire/json-tokens.js';
 import { ownedCopy } from '../threads/owned-bytes.js';
 
 export type RecordKind = 'customer' | 'execution' | 'alert';
@@ -137,103 +138,48 @@ function recordSpan(buf: Buffer, keys: readonly string[]): [number, number] {
     const start = memberValueStart(buf, 'record');
     if (start !== undefined) return [start, end + 1];
   }
-  return topLevelMembers(buf).members.get('record')!;
+  return topLevelMembers(buf).get('record')!;
 }
 
 /** Where the value of a top-level member starts, walking only the members before it. */
 function memberValueStart(buf: Buffer, name: string): number | undefined {
-  let i = buf.indexOf(0x7b) + 1;
-  for (;;) {
-    i = skipWs(buf, i);
-    if (i >= buf.length || buf[i] === 0x7d) return undefined;
-    if (buf[i] === 0x2c) i = skipWs(buf, i + 1);
-    const keyStart = i;
-    i = stringEnd(buf, i);
-    const key = JSON.parse(buf.toString('utf8', keyStart, i)) as string;
-    i = skipWs(buf, skipWs(buf, i) + 1);
-    if (key === name) return i;
-    i = valueEnd(buf, i);
+  const t = new JsonTokens(buf);
+  t.next(); // the opening brace
+  while (nextMember(t)) {
+    if (t.text() === name) return valueToken(t).start;
+    valueToken(t).skipValue();
   }
+  return undefined;
 }
 
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-/**
- * Byte spans of the values of a JSON object's top-level members. The input is known to be valid
- * JSON, so the scan only tracks strings and nesting; UTF-8 continuation bytes never look like ASCII.
- */
-function topLevelMembers(buf: Buffer): { members: Map<string, [number, number]> } {
+/** Byte spans of the values of a JSON object's top-level members; the input is known to be valid JSON. */
+function topLevelMembers(buf: Buffer): Map<string, [number, number]> {
   const members = new Map<string, [number, number]>();
-  let i = buf.indexOf(0x7b); // the opening brace
-  i++;
-  for (;;) {
-    i = skipWs(buf, i);
-    if (buf[i] === 0x7d || i >= buf.length) break; // closing brace
-    if (buf[i] === 0x2c) i = skipWs(buf, i + 1);
-    const keyStart = i;
-    i = stringEnd(buf, i);
-    const key = JSON.parse(buf.toString('utf8', keyStart, i)) as string;
-    i = skipWs(buf, i);
-    i = skipWs(buf, i + 1); // the colon
-    const valueStart = i;
-    i = valueEnd(buf, i);
-    members.set(key, [valueStart, i]);
+  const t = new JsonTokens(buf);
+  t.next(); // the opening brace
+  while (nextMember(t)) {
+    const key = t.text();
+    const start = valueToken(t).start;
+    t.skipValue();
+    members.set(key, [start, t.end]);
   }
-  return { members };
+  return members;
 }
 
-function skipWs(buf: Buffer, i: number): number {
-  while (i < buf.length) {
-    const c = buf[i]!;
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
-    i++;
-  }
-  return i;
+/** Moves to the next member's name; false at the object's closing brace. */
+function nextMember(t: JsonTokens): boolean {
+  const kind = t.next();
+  if (kind === 0 || kind === CLOSE_OBJECT) return false;
+  if (kind === COMMA) t.next();
+  return true;
 }
 
-/** Index just past the string starting at `i` (which is a quote). */
-function stringEnd(buf: Buffer, i: number): number {
-  i++;
-  for (;;) {
-    const q = buf.indexOf(QUOTE, i);
-    let backslashes = 0;
-    for (let j = q - 1; buf[j] === BACKSLASH; j--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    i = q + 1;
-  }
-}
-
-/** Index just past the JSON value starting at `i`. */
-function valueEnd(buf: Buffer, i: number): number {
-  const c = buf[i];
-  if (c === QUOTE) return stringEnd(buf, i);
-  if (c === 0x7b || c === 0x5b) {
-    let depth = 0;
-    while (i < buf.length) {
-      const b = buf[i]!;
-      if (b === QUOTE) {
-        i = stringEnd(buf, i);
-        continue;
-      }
-      if (b === 0x7b || b === 0x5b) depth++;
-      else if (b === 0x7d || b === 0x5d) {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-      i++;
-    }
-    return i;
-  }
-  // A number, true, false or null: runs to the next delimiter.
-  while (i < buf.length) {
-    const b = buf[i]!;
-    if (b === 0x2c || b === 0x7d || b === 0x5d || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) break;
-    i++;
-  }
-  return i;
+/** From a member's name to the first token of its value. */
+function valueToken(t: JsonTokens): JsonTokens {
+  t.next();
+  return t;
 }

@@ -54,7 +54,7 @@ describe('import', () => {
     expect(await store.getAlert(P, ALERT)).toBeUndefined();
   });
 
-  it('writes the same rejects, line text included, whether lines are shaped inline or moved to workers', async () => {
+  it('writes the same rejects, line text included, whether lines are prepared inline or moved to workers', async () => {
     const bad = JSON.parse(alertLine(P, ALERT, C, F)) as { record: Record<string, unknown> };
     bad.record.severity = 'Critical';
     // Long enough that the line owns its memory and is moved to the worker, not copied.

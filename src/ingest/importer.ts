@@ -1,4 +1,4 @@
-/** The import pipeline: lines → envelopes → validation → shaped writes, in batched transactions. */
+/** The import pipeline: lines → envelopes → validation → prepared writes, in batched transactions. */
 import { stat } from 'node:fs/promises';
 import { SETTINGS } from '../config/settings.js';
 import type { Store, Upsert } from '../store/store.js';
@@ -6,7 +6,7 @@ import type { LineIssue } from './envelope.js';
 import { InputError, openInput, readLines, type Line } from './lines.js';
 import { RejectsWriter, rejectsPathFor } from './rejects.js';
 import { processLine, type LineResult } from './process-line.js';
-import { ShapePool } from './shape-pool.js';
+import { ImportPool } from './import-pool.js';
 
 /** The counts an import reports. */
 export interface ImportSummary {
@@ -73,24 +73,24 @@ export async function importFiles(store: Store, files: readonly string[], option
   const summary = emptySummary();
   const gzipLevel = options.gzipLevel === undefined ? 6 : options.gzipLevel;
   const workers = options.workers ?? 0;
-  const pool = workers > 0 ? new ShapePool(workers) : undefined;
-  const shaper: Shaper = pool ? (lines) => pool.shape(lines, gzipLevel) : async (lines) => lines.map((l) => processLine(l, gzipLevel));
+  const pool = workers > 0 ? new ImportPool(workers) : undefined;
+  const prepare: Prepare = pool ? (lines) => pool.prepare(lines, gzipLevel) : async (lines) => lines.map((l) => processLine(l, gzipLevel));
   try {
-    for (const file of files) await importOne(store, file, options, summary, shaper);
+    for (const file of files) await importOne(store, file, options, summary, prepare);
   } finally {
     await pool?.close();
   }
   return summary;
 }
 
-/** Shapes chunks of lines, inline or in worker threads. */
-type Shaper = (lines: Buffer[]) => Promise<LineResult[]>;
+/** Prepares chunks of lines, inline or in worker threads. */
+type Prepare = (lines: Buffer[]) => Promise<LineResult[]>;
 
-/** A chunk of input on its way through the shaper, with line numbers and what is already known. */
+/** A chunk of input on its way through preparing, with line numbers and what is already known. */
 interface Chunk {
   lineNos: number[];
   texts: (Buffer | undefined)[];
-  /** Results decided without shaping (a line over the size limit), by position. */
+  /** Results decided without preparing (a line over the size limit), by position. */
   early: (LineResult | undefined)[];
   results: Promise<LineResult[]>;
 }
@@ -98,7 +98,7 @@ interface Chunk {
 const CHUNK_LINES = 256;
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
-async function importOne(store: Store, file: string, options: ImportOptions, summary: ImportSummary, shaper: Shaper): Promise<void> {
+async function importOne(store: Store, file: string, options: ImportOptions, summary: ImportSummary, prepare: Prepare): Promise<void> {
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;
   const batchRecords = options.batchRecords ?? 1000;
   const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
@@ -133,14 +133,14 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     throw stop;
   };
 
-  // Lines are shaped in chunks (in parallel when there are workers) and applied in input order.
+  // Lines are prepared in chunks (in parallel when there are workers) and applied in input order.
   const inflight: Chunk[] = [];
-  let open: { lineNos: number[]; texts: (Buffer | undefined)[]; early: (LineResult | undefined)[]; toShape: Buffer[]; size: number } | undefined;
+  let open: { lineNos: number[]; texts: (Buffer | undefined)[]; early: (LineResult | undefined)[]; toPrepare: Buffer[]; size: number } | undefined;
   const apply = async (chunk: Chunk): Promise<void> => {
-    const shaped = await chunk.results;
+    const prepared = await chunk.results;
     let s = 0;
     for (let i = 0; i < chunk.lineNos.length; i++) {
-      const result = chunk.early[i] ?? shaped[s++]!;
+      const result = chunk.early[i] ?? prepared[s++]!;
       decided++;
       if (result.kind === 'reject') {
         await reject(chunk.lineNos[i]!, result.issues, result.line ?? chunk.texts[i]);
@@ -160,12 +160,12 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     if (open === undefined) return;
     const c = open;
     open = undefined;
-    inflight.push({ lineNos: c.lineNos, texts: c.texts, early: c.early, results: c.toShape.length > 0 ? shaper(c.toShape) : Promise.resolve([]) });
+    inflight.push({ lineNos: c.lineNos, texts: c.texts, early: c.early, results: c.toPrepare.length > 0 ? prepare(c.toPrepare) : Promise.resolve([]) });
     while (inflight.length > inflightLimit) await apply(inflight.shift()!);
   };
   const take = async (line: Line): Promise<void> => {
     summary.read++;
-    open ??= { lineNos: [], texts: [], early: [], toShape: [], size: 0 };
+    open ??= { lineNos: [], texts: [], early: [], toPrepare: [], size: 0 };
     open.lineNos.push(line.lineNo);
     if ('tooLong' in line) {
       open.texts.push(undefined);
@@ -173,7 +173,7 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     } else {
       open.texts.push(line.bytes);
       open.early.push(undefined);
-      open.toShape.push(line.bytes);
+      open.toPrepare.push(line.bytes);
       open.size += line.bytes.length;
     }
     if (open.lineNos.length >= CHUNK_LINES || open.size >= CHUNK_BYTES) await seal();

@@ -1,17 +1,17 @@
-/** One input line through parsing, validation and shaping: the same steps inline or in a worker. */
+/** One input line through parsing, validation and preparing its store write: the same steps inline or in a worker. */
 import { validateRecord } from '../contract/index.js';
 import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import type { Upsert } from '../store/store.js';
 import { parseEnvelope, type LineIssue } from './envelope.js';
-import { shapeRecord } from './shape-record.js';
+import { prepareRecord } from './prepare-record.js';
 
 /** What became of a line. */
 export type LineResult =
   | { kind: 'record'; upsert: Upsert; warnings: number }
   | { kind: 'reject'; issues: LineIssue[]; /** The line, when a worker hands it back (the importer's copy was moved). */ line?: Buffer };
 
-/** Parses, validates and shapes one line (already known to be under the size limit and not blank). */
+/** Parses, validates and prepares the store write of one line (already known to be under the size limit and not blank). */
 export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult {
   const parsed = parseEnvelope(bytes);
   if (!parsed.ok) return { kind: 'reject', issues: parsed.issues };
@@ -21,7 +21,7 @@ export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult
   // An execution's project is the envelope's, checked with it; the others name theirs in the record.
   const problem = kind === 'execution' ? undefined : projectIdProblem(record.cmsProjectId as string);
   if (problem !== undefined) return { kind: 'reject', issues: [{ path: '/record/cmsProjectId', message: problem }] };
-  const upsert = shapeRecord(parsed.envelope, gzipLevel);
+  const upsert = prepareRecord(parsed.envelope, gzipLevel);
   const unstorable = unstorableKeys(upsert, parsed.envelope.record);
   if (unstorable.length > 0) return { kind: 'reject', issues: unstorable };
   return { kind: 'record', upsert, warnings: checked.warnings.length };

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { isPostgresUrl, sqlitePath } from './open-store.js';
-import { SQLITE_MIGRATIONS } from './sqlite/migrations.js';
+import { SQLITE_MIGRATIONS, sqliteSchemaVersion } from './sqlite/migrations.js';
 
 /** The version this build migrates a store at `url` to. */
 export async function latestSchemaVersion(url: string): Promise<number> {
@@ -21,7 +21,7 @@ export async function peekSchemaVersion(url: string): Promise<number> {
   if (file === ':memory:' || !existsSync(file)) return 0;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return db.pragma('user_version', { simple: true }) as number;
+    return sqliteSchemaVersion(db);
   } finally {
     db.close();
   }

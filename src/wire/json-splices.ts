@@ -11,10 +11,11 @@
  * member paths by `documentPlaces`): a `presignedUrl` anywhere else, in an extra member, is
  * data like any other and is served as stored, never signed.
  *
- * The scanner is a single byte pass that only tracks object/array nesting and member keys; long
- * string values (base64 images, 1 MB records) are skipped with a native `indexOf` for the next
- * quote. JSON.parse is used only on the few short tokens whose decoded value is needed.
+ * The scanner is a single pass over the tokens (json-tokens) that only tracks object/array
+ * nesting and member keys. JSON.parse is used only on the few short tokens whose decoded value
+ * is needed.
  */
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, JsonTokens, OPEN_ARRAY, OPEN_OBJECT, SCALAR, STRING, hasBackslash, stringText } from './json-tokens.js';
 
 /** Where one `presignedUrl` string value sits, and the sibling fields needed to sign it. */
 export interface Splice {
@@ -61,15 +62,6 @@ export function documentPlaces(paths: readonly DocumentPath[]): DocumentPlace {
   }
   return root;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 const KEY_OTHER = 0;
 const KEY_URL = 1;
@@ -128,88 +120,51 @@ function scan(buf: Buffer, places: DocumentPlace): Splice[] {
   const out: Splice[] = [];
   const stack: Frame[] = [];
   let top: Frame | undefined;
-  const n = buf.length;
-  let i = 0;
-  while (i < n) {
-    const c = buf[i]!;
-    if (c === QUOTE) {
-      const end = stringEnd(buf, i);
-      if (top !== undefined && top.isObject && top.expectKey) {
-        if (top.isDocument) top.key = classifyKey(buf, i, end);
-        if (top.follows) top.child = memberPlace(top.place!, buf, i, end);
-        top.expectKey = false;
-      } else if (top !== undefined && top.key !== KEY_OTHER) {
-        takeString(top, buf, i, end);
+  const t = new JsonTokens(buf);
+  for (let kind = t.next(); kind !== 0; kind = t.next()) {
+    switch (kind) {
+      case STRING:
+        if (top !== undefined && top.isObject && top.expectKey) {
+          if (top.isDocument) top.key = classifyKey(buf, t.start, t.end);
+          if (top.follows) top.child = memberPlace(top.place!, buf, t.start, t.end);
+          top.expectKey = false;
+        } else if (top !== undefined && top.key !== KEY_OTHER) {
+          takeString(top, buf, t.start, t.end);
+        }
+        break;
+      case OPEN_OBJECT:
+      case OPEN_ARRAY: {
+        if (top !== undefined && top.isObject) clearNonString(top);
+        const place = top === undefined ? places : top.child;
+        if (top !== undefined) stack.push(top);
+        top = new Frame(kind === OPEN_OBJECT, place);
+        break;
       }
-      i = end;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (top !== undefined && top.isObject) clearNonString(top);
-      const place = top === undefined ? places : top.child;
-      if (top !== undefined) stack.push(top);
-      top = new Frame(c === OPEN_OBJECT, place);
-      i++;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (top === undefined || top.isObject !== (c === CLOSE_OBJECT)) {
-        throw new SyntaxError(`findSplices: unbalanced '${String.fromCharCode(c)}' at byte ${i}`);
-      }
-      if (top.urls !== undefined) emit(top, out);
-      top = stack.pop();
-      i++;
-    } else if (c === COMMA) {
-      if (top !== undefined && top.isObject) {
-        top.expectKey = true;
-        top.key = KEY_OTHER;
-        top.child = undefined;
-      }
-      i++;
-    } else if (c === COLON || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
-      i++;
-    } else {
-      // number, true, false or null: a non-string value for the current member
-      if (top !== undefined && top.isObject) clearNonString(top);
-      i = scalarEnd(buf, i + 1);
+      case CLOSE_OBJECT:
+      case CLOSE_ARRAY:
+        if (top === undefined || top.isObject !== (kind === CLOSE_OBJECT)) {
+          throw new SyntaxError(`findSplices: unbalanced '${String.fromCharCode(buf[t.start]!)}' at byte ${t.start}`);
+        }
+        if (top.urls !== undefined) emit(top, out);
+        top = stack.pop();
+        break;
+      case COMMA:
+        if (top !== undefined && top.isObject) {
+          top.expectKey = true;
+          top.key = KEY_OTHER;
+          top.child = undefined;
+        }
+        break;
+      case SCALAR:
+        // number, true, false or null: a non-string value for the current member
+        if (top !== undefined && top.isObject) clearNonString(top);
+        break;
     }
   }
   if (top !== undefined) throw new SyntaxError('findSplices: unterminated object or array');
   // Objects close inside-out, so a nested document can be emitted before its parent's URL.
   if (out.length > 1) out.sort((a, b) => a.start - b.start);
   return out;
-}
-
-/** Index just past the closing quote of the string token opening at `start`. */
-function stringEnd(buf: Buffer, start: number): number {
-  // Most tokens are short keys and values, where a byte loop beats a native call; long ones
-  // (base64 payloads) switch to indexOf, which runs at memchr speed.
-  const n = buf.length;
-  const inlineLimit = Math.min(n, start + 48);
-  let q = start + 1;
-  for (; q < inlineLimit; q++) {
-    const c = buf[q];
-    if (c === QUOTE) return q + 1;
-    if (c === BACKSLASH) q++;
-  }
-  q--; // resume the quote search at the first byte not yet looked at
-  for (;;) {
-    q = buf.indexOf(QUOTE, q + 1);
-    if (q === -1) throw new SyntaxError(`findSplices: unterminated string at byte ${start}`);
-    // The quote is escaped only when preceded by an odd run of backslashes.
-    let b = q - 1;
-    while (buf[b] === BACKSLASH) b--;
-    if ((q - 1 - b) % 2 === 0) return q + 1;
-  }
-}
-
-function scalarEnd(buf: Buffer, i: number): number {
-  const n = buf.length;
-  while (i < n) {
-    const c = buf[i]!;
-    if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY || c === 0x20 || c === 0x0a ||
-        c === 0x0d || c === 0x09 || c === COLON) {
-      return i;
-    }
-    i++;
-  }
-  return i;
 }
 
 function classifyKey(buf: Buffer, start: number, end: number): number {
@@ -222,16 +177,14 @@ function classifyKey(buf: Buffer, start: number, end: number): number {
     return sameBytes(buf, start, KEY_MIMETYPE_BYTES) ? KEY_MIMETYPE : KEY_OTHER;
   }
   // An escaped spelling of any of the four is at least 15 bytes; without a backslash it is not one.
-  if (len < 15 || buf.subarray(start, end).indexOf(BACKSLASH) === -1) return KEY_OTHER;
-  return INTERESTING_KEYS.get(decodeString(buf, start, end)) ?? KEY_OTHER;
+  if (len < 15 || !hasBackslash(buf, start, end)) return KEY_OTHER;
+  return INTERESTING_KEYS.get(stringText(buf, start, end)) ?? KEY_OTHER;
 }
 
 /** The place of the member whose key token spans start-end, or undefined when it leads to no document. */
 function memberPlace(place: DocumentPlace, buf: Buffer, start: number, end: number): DocumentPlace | undefined {
   if (place.members === undefined) return place.anyMember;
-  // Without a backslash the bytes between the quotes are the name; with one, JSON decodes it.
-  const name = buf.subarray(start, end).indexOf(BACKSLASH) === -1 ? buf.toString('utf8', start + 1, end - 1) : decodeString(buf, start, end);
-  return place.members.get(name) ?? place.anyMember;
+  return place.members.get(stringText(buf, start, end)) ?? place.anyMember;
 }
 
 // A byte loop beats Buffer#compare here: keys are short and the native call costs more.
@@ -247,13 +200,13 @@ function takeString(top: Frame, buf: Buffer, start: number, end: number): void {
       (top.urls ??= []).push(start, end);
       break;
     case KEY_OBJECT_KEY:
-      top.objectKey = decodeString(buf, start, end);
+      top.objectKey = stringText(buf, start, end);
       break;
     case KEY_FILENAME:
-      top.filename = decodeString(buf, start, end);
+      top.filename = stringText(buf, start, end);
       break;
     case KEY_MIMETYPE:
-      top.mimetype = decodeString(buf, start, end);
+      top.mimetype = stringText(buf, start, end);
       break;
   }
 }
@@ -263,10 +216,6 @@ function clearNonString(top: Frame): void {
   if (top.key === KEY_OBJECT_KEY) top.objectKey = undefined;
   else if (top.key === KEY_FILENAME) top.filename = undefined;
   else if (top.key === KEY_MIMETYPE) top.mimetype = undefined;
-}
-
-function decodeString(buf: Buffer, start: number, end: number): string {
-  return JSON.parse(buf.toString('utf8', start, end)) as string;
 }
 
 function emit(top: Frame, out: Splice[]): void {

@@ -61,7 +61,7 @@ describe('the SQLite store', () => {
   it('creates its directory 0700 and its file, -wal and -shm 0600', async () => {
     const data = join(dir, 'sqlite-data', 'nested');
     const file = join(data, 'store.db');
-    const sqlite = openSqliteStore(file);
+    const sqlite = await openSqliteStore(file);
     try {
       writeFileSync(join(dir, 'one.ndjson'), `${companyLine(P, ID, F)}\n`);
       await importFiles(sqlite, [join(dir, 'one.ndjson')]);

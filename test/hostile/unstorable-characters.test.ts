@@ -200,7 +200,7 @@ describe('characters no store can hold', () => {
 
   it('copies from SQLite an access log entry and an execution an older version stored with NUL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crs-nul-copy-'));
-    const source = openSqliteStore(join(dir, 'source.db'));
+    const source = await openSqliteStore(join(dir, 'source.db'));
     const target = await openTestStore();
     try {
       const file = join(dir, 'in.ndjson');

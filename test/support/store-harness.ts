@@ -34,7 +34,7 @@ async function admin(sql: string): Promise<void> {
 export async function openTestStore(dir = mkdtempSync(join(tmpdir(), 'crs-store-'))): Promise<TestStore> {
   if (testStoreKind() === 'sqlite') {
     const file = join(dir, 'store.db');
-    const store = openSqliteStore(file);
+    const store = await openSqliteStore(file);
     return { store, url: file, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const schema = `crs_test_${process.pid}_${randomBytes(4).toString('hex')}`;

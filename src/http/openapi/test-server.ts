@@ -28,7 +28,7 @@ export interface TestServer {
 export async function startTestServer(options: { basePath?: string } = {}): Promise<TestServer> {
   const basePath = options.basePath ?? '/v1';
   const dir = await mkdtemp(join(tmpdir(), 'compliance-read-http-'));
-  const store = openSqliteStore(join(dir, 'store.sqlite'));
+  const store = await openSqliteStore(join(dir, 'store.sqlite'));
   const limiter = new MemoryRateLimiter(1000, 1000);
   try {
     const localFiles = new LocalFileStore({

@@ -1,14 +1,17 @@
 /**
- * Versioned PostgreSQL schema, mirroring the SQLite one table for table. `schema_migrations`
- * records the versions applied; replicas starting together serialize on an advisory lock.
+ * Versioned PostgreSQL schema, mirroring the SQLite one table for table, applied by kysely's
+ * Migrator (see schema-migrations.ts); replicas starting together serialize on its advisory lock.
+ * Schemas migrated before it recorded versions in `schema_migrations`; they are adopted first.
  *
  * Key and sort columns are COLLATE "C" so comparisons and ORDER BY are bytewise, exactly as
  * in SQLite. Every primary key of the record tables starts with `project`, so they can be
- * distributed by project (Citus, YugabyteDB); meta, api_keys and schema_migrations are small
+ * distributed by project (Citus, YugabyteDB); meta, api_keys and the migration tables are small
  * and would be reference tables. No triggers, no exclusion constraints.
  */
 import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { MIGRATION_TABLE, migrateToLatest } from '../schema-migrations.js';
 import { guarded } from './pg-errors.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
@@ -183,55 +186,83 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** Fixed advisory lock key for migrations: every replica of every version uses the same one. */
-const MIGRATION_LOCK_KEY = '7163540891102230017';
+/** The advisory lock key of the runner before kysely's: adoption serializes with it. */
+const ADOPTION_LOCK_KEY = '7163540891102230017';
 
-/** Highest applied version, or 0 when the schema has never been migrated. */
+/**
+ * How far the schema has been migrated: applied migrations, the version the runner before
+ * kysely's recorded (`schema_migrations`), or 0 when it has never been migrated.
+ */
 async function appliedVersion(client: pg.ClientBase): Promise<number> {
-  const exists = await client.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
-  if (exists.rows[0]?.t === null || exists.rows[0]?.t === undefined) return 0;
-  const r = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
-  return r.rows[0]?.v ?? 0;
+  const t = await migrationTables(client);
+  if (t.k) return (await client.query<{ v: number }>(`SELECT count(*)::int AS v FROM ${MIGRATION_TABLE}`)).rows[0]!.v;
+  if (t.s) return (await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations')).rows[0]?.v ?? 0;
+  return 0;
+}
+
+/**
+ * Which of the migration tables exist in the current schema: kysely's (`k`), the earlier runner's
+ * (`s`). Read from pg_tables under the statement's snapshot: a lookup through the catalog cache
+ * may not yet see a table another replica committed while this one waited for a lock.
+ */
+async function migrationTables(client: pg.ClientBase): Promise<{ k: boolean; s: boolean }> {
+  const r = await client.query<{ k: boolean; s: boolean }>(
+    `SELECT bool_or(tablename = '${MIGRATION_TABLE}') IS TRUE AS k, bool_or(tablename = 'schema_migrations') IS TRUE AS s
+     FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename IN ('${MIGRATION_TABLE}', 'schema_migrations')`,
+  );
+  return r.rows[0]!;
+}
+
+/**
+ * Records the versions a schema migrated by the runner before kysely's reached as applied
+ * migrations, under that runner's lock, so replicas of either build starting together agree.
+ */
+async function adoptSchemaMigrations(client: pg.ClientBase): Promise<void> {
+  const before = await migrationTables(client);
+  if (before.k || !before.s) return;
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(${ADOPTION_LOCK_KEY})`);
+    const now = await migrationTables(client);
+    if (!now.k) {
+      await client.query(`CREATE TABLE ${MIGRATION_TABLE} (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)`);
+      await client.query(
+        `INSERT INTO ${MIGRATION_TABLE} (name, timestamp)
+         SELECT lpad(version::text, 4, '0'), to_char(applied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM schema_migrations`,
+      );
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
  * Brings the schema to the latest version and makes sure the shared secret exists. Safe when
- * several replicas start at once: the work happens under a transaction-scoped advisory lock,
- * and the version is read again once the lock is held, so a replica that waited applies nothing.
+ * several replicas start at once: kysely's Migrator holds an advisory lock while it reads what
+ * was applied and applies the rest in one transaction, so a replica that waited applies nothing.
  */
 export async function migratePostgres(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
-  let failure: Error | undefined;
+  let failure: Error | true | undefined;
   try {
-    // Fast path without the lock: an up-to-date schema is the common case at start.
-    if ((await appliedVersion(client)) < POSTGRES_MIGRATIONS.length) {
-      await client.query('BEGIN');
-      try {
-        // Waiting for another replica's migration, or building an index, may outlast the
-        // statement timeout meant for reads.
-        await client.query('SET LOCAL statement_timeout = 0');
-        await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS schema_migrations (
-             version    integer PRIMARY KEY,
-             applied_at timestamptz NOT NULL DEFAULT now()
-           )`,
-        );
-        const current = await appliedVersion(client);
-        for (let v = current; v < POSTGRES_MIGRATIONS.length; v++) {
-          await client.query(POSTGRES_MIGRATIONS[v]!);
-          await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [v + 1]);
-        }
-        // Replicas race here too; the first secret wins and every replica reads that one.
-        await client.query("INSERT INTO meta (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO NOTHING", [
-          randomBytes(32),
-        ]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
+    // Fast path: an up-to-date schema (or a newer one) is the common case at start.
+    if ((await migrationTables(client)).k && (await appliedVersion(client)) >= POSTGRES_MIGRATIONS.length) return;
+    // Waiting for another replica's migration, or building an index, may outlast the statement
+    // timeout meant for reads; the connection is closed afterwards rather than reused with it.
+    failure = true;
+    await client.query('SET statement_timeout = 0');
+    await adoptSchemaMigrations(client);
+    const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
+    const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: oneClient(client) }) });
+    try {
+      await migrateToLatest(kysely, POSTGRES_MIGRATIONS, async (db, text) => void (await sql.raw(text).execute(db)), schema);
+    } finally {
+      await kysely.destroy();
     }
+    // Replicas race here too; the first secret wins and every replica reads that one.
+    await client.query("INSERT INTO meta (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO NOTHING", [randomBytes(32)]);
   } catch (err) {
     // Do not hand a connection in an unknown state back to the pool.
     failure = err as Error;
@@ -239,6 +270,12 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   } finally {
     client.release(failure);
   }
+}
+
+/** A pool of one connection that stays checked out: kysely runs the migration on it. */
+function oneClient(client: pg.PoolClient): PostgresPool {
+  const borrowed = { query: client.query.bind(client), release: () => undefined } as unknown as PostgresPoolClient;
+  return { connect: async () => borrowed, end: async () => undefined };
 }
 
 /** The version the schema at `url` is at, read on a connection of its own without migrating. */

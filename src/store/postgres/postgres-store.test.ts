@@ -7,6 +7,7 @@ import type { ExecutionUpsert, Upsert } from '../store.js';
 import { alert, body, customer } from '../test-support.js';
 import { accessLogEntry } from '../../../test/support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { migrationName } from '../schema-migrations.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
 import { STATEMENT_BYTES } from './batch-sql.js';
 import { BATCHES_PER_BUCKET, batchesOf } from '../../access-log/batches.js';
@@ -89,8 +90,26 @@ describe.runIf(runIt)('PostgreSQL store', () => {
       const secrets = await Promise.all(replicas.map((r) => r.secret()));
       for (const s of secrets) expect(s).toEqual(secrets[0]);
       const schema = replicaUrl.match(/search_path%3D(\w+)/)![1]!;
-      const versions = await admin<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY 1`);
-      expect(versions.map((v) => v.version)).toEqual(POSTGRES_MIGRATIONS.map((_, i) => i + 1));
+      const applied = await admin<{ name: string }>(`SELECT name FROM ${schema}.kysely_migration ORDER BY 1`);
+      expect(applied.map((v) => v.name)).toEqual(POSTGRES_MIGRATIONS.map((_, i) => migrationName(i + 1)));
+    } finally {
+      await Promise.all(replicas.map((r) => r.close()));
+    }
+  });
+
+  it('adopts a schema the earlier runner migrated: its versions become applied migrations, none is applied again', async () => {
+    const url = await freshSchema();
+    const schema = url.match(/search_path%3D(\w+)/)![1]!;
+    await admin(`SET search_path = ${schema}; ${POSTGRES_MIGRATIONS.join(';\n')};
+      CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO schema_migrations (version) SELECT generate_series(1, ${POSTGRES_MIGRATIONS.length});
+      INSERT INTO meta (key, value) VALUES ('secret', '\\x${'07'.repeat(32)}');`);
+    const replicas = await Promise.all([1, 2, 3].map(() => openPostgresStore(url, { poolSize: 1 })));
+    try {
+      for (const r of replicas) expect(await r.schemaVersion()).toBe(POSTGRES_MIGRATIONS.length);
+      expect(await replicas[0]!.secret()).toEqual(Buffer.alloc(32, 7));
+      const applied = await admin<{ name: string }>(`SELECT name FROM ${schema}.kysely_migration ORDER BY 1`);
+      expect(applied.map((v) => v.name)).toEqual(POSTGRES_MIGRATIONS.map((_, i) => migrationName(i + 1)));
     } finally {
       await Promise.all(replicas.map((r) => r.close()));
     }

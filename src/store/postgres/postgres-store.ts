@@ -211,7 +211,7 @@ export class PostgresStore implements Store {
 
   async schemaVersion(): Promise<number> {
     const row = await this.one<{ v: number | null }>('schemaVersion', {
-      text: 'SELECT max(version) AS v FROM schema_migrations',
+      text: 'SELECT count(*)::int AS v FROM kysely_migration',
     });
     return row?.v ?? 0;
   }

@@ -19,7 +19,7 @@ describe('AccessLogIndexer', () => {
   it('reports from its thread a batch it cannot catch up, and catches up the others', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-ali-'));
     const file = join(dir, 'store.db');
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     const at = { project: 'p', firstAt: '2026-03-01T10:00:00.000Z', lastAt: '2026-03-01T10:00:00.000Z', entries: '[]' };
     await store.appendAccessLog([{ ...at, records: '["r1"]' }, { ...at, records: '["r2"' }, { ...at, records: '["r3"]' }]);
     const failures: AccessLogIndexFailure[] = [];

@@ -25,7 +25,7 @@ describe('the access log in batches', () => {
   it('finds a record’s reads whether or not the index has caught up with them, in time order', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     await store.appendAccessLog(batchesOf([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'proj-b')]));
     const writer = new Database(file);
     expect(indexAccessLog(writer)).toBe(2); // one batch per project
@@ -47,7 +47,7 @@ describe('the access log in batches', () => {
   it('prunes whole caught-up batches older than a cutoff with their per-record rows and emptied buckets, and nothing newer', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     const n = BATCHES_PER_BUCKET + 10;
     for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([{ ...entry(i % 60, `r-${i % 7}`), at: `2020-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, requestId: `old-${i}` }]));
     await store.appendAccessLog(batchesOf([entry(1, 'r-1'), entry(2, 'r-new')]));
@@ -70,7 +70,7 @@ describe('the access log in batches', () => {
   it('finds a record’s reads in every bucket of the per-record table', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     const n = 2 * BATCHES_PER_BUCKET + 10;
     for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([{ ...entry(i % 60, i % 100 === 0 ? R : `other-${i}`), requestId: `q-${i}` }]));
     const writer = new Database(file);
@@ -84,7 +84,7 @@ describe('the access log in batches', () => {
   it('checkpoints the file after each catch-up, which the serving connection leaves to it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(16384);
     store.db.pragma('wal_checkpoint(TRUNCATE)'); // the schema into the file
     await store.appendAccessLog(batchesOf([entry(1, R), entry(2, 'other')]));
@@ -118,7 +118,7 @@ describe('the access log in batches', () => {
     const row = old.prepare('INSERT INTO access_log (at, key_id, project, route, record_id, status, request_id, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const e of [entry(2, R), entry(1, R), entry(3, 'other'), entry(4, R, 'proj-b')]) row.run(e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client);
     old.close();
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     expect((await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-a-1', 'r-proj-a-2']);
     expect(await store.queryAccessLog({ project: 'proj-a', limit: 100 })).toEqual([entry(1, R), entry(2, R), entry(3, 'other')]);
     const db = new Database(file);
@@ -130,7 +130,7 @@ describe('the access log in batches', () => {
   it('refuses a write at once, without waiting, while another connection holds the write lock', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
-    store = openSqliteStore(file);
+    store = await openSqliteStore(file);
     const importer = new Database(file);
     importer.prepare('BEGIN IMMEDIATE').run(); // as an import's transaction would
     const started = Date.now();

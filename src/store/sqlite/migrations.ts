@@ -1,4 +1,10 @@
-/** Versioned SQLite schema; `PRAGMA user_version` records how far a file has been migrated. */
+/**
+ * Versioned SQLite schema, applied by kysely's Migrator (see schema-migrations.ts). Files made
+ * before it recorded their version in `PRAGMA user_version`; they are adopted on first open.
+ */
+import type Database from 'better-sqlite3';
+import { Kysely, SqliteAdapter, SqliteDialect } from 'kysely';
+import { MIGRATION_TABLE, migrateToLatest, migrationName } from '../schema-migrations.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
 export const SQLITE_MIGRATIONS: readonly string[] = [
@@ -139,3 +145,62 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE access_log_record_buckets RENAME TO access_log_records;
   `,
 ];
+
+/** How far the file has been migrated: applied migrations, or the version an older build recorded. */
+export function sqliteSchemaVersion(db: Database.Database): number {
+  if (!hasTable(db, MIGRATION_TABLE)) return db.pragma('user_version', { simple: true }) as number;
+  return (db.prepare(`SELECT count(*) AS n FROM ${MIGRATION_TABLE}`).get() as { n: number }).n;
+}
+
+/** Applies the migrations the file has not seen yet, all in one transaction. */
+export async function migrateSqlite(db: Database.Database): Promise<void> {
+  adoptUserVersion(db);
+  // A file at or past this build's version has nothing to apply (a newer one is left as it is).
+  if (sqliteSchemaVersion(db) >= SQLITE_MIGRATIONS.length) return;
+  // The store keeps its connection: kysely gets one it cannot close. Its transaction begins
+  // immediate, so processes opening a new file together wait for the write lock instead of failing.
+  const database = { prepare: (text: string) => db.prepare(text === 'begin' ? 'BEGIN IMMEDIATE' : text), close: () => undefined };
+  const kysely = new Kysely<unknown>({ dialect: new TransactionalSqliteDialect({ database }) });
+  try {
+    // better-sqlite3 prepares one statement at a time; exec runs a migration's several, in kysely's transaction.
+    await migrateToLatest(kysely, SQLITE_MIGRATIONS, async (_, text) => void db.exec(text));
+  } finally {
+    await kysely.destroy();
+  }
+}
+
+/**
+ * SQLite's DDL is transactional, but kysely's adapter says otherwise, and its Migrator then runs
+ * migrations outside any transaction: a failure would leave half a version, and two processes
+ * could both apply one. Saying so makes it run them in one transaction, begun immediate above.
+ */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalSqliteAdapter();
+  }
+}
+
+/** Records the versions a file migrated by `user_version` reached as applied migrations. */
+function adoptUserVersion(db: Database.Database): void {
+  const needed = (): boolean => (db.pragma('user_version', { simple: true }) as number) > 0 && !hasTable(db, MIGRATION_TABLE);
+  // Checked again under the write lock: another process may have adopted the file meanwhile.
+  if (!needed()) return;
+  db.transaction(() => {
+    if (!needed()) return;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    db.exec(`CREATE TABLE ${MIGRATION_TABLE} (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)`);
+    const insert = db.prepare(`INSERT INTO ${MIGRATION_TABLE} (name, timestamp) VALUES (?, ?)`);
+    const now = new Date().toISOString();
+    for (let v = 1; v <= version; v++) insert.run(migrationName(v), now);
+  }).immediate();
+}
+
+function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}

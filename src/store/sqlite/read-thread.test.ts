@@ -23,8 +23,8 @@ function tempFile(): string {
   return join(dir, 'store.db');
 }
 
-function open(file: string, readThread: boolean): SqliteStore {
-  const store = openSqliteStore(file, { readThread });
+async function open(file: string, readThread: boolean): Promise<SqliteStore> {
+  const store = await openSqliteStore(file, { readThread });
   opened.push(store);
   return store;
 }
@@ -37,8 +37,8 @@ afterEach(async () => {
 describe('record reads on the SQLite read thread', () => {
   it('gives the same rows, blobs as Buffers, as the serving connection reads', async () => {
     const file = tempFile();
-    const threaded = open(file, true);
-    const direct = open(file, false);
+    const threaded = await open(file, true);
+    const direct = await open(file, false);
     const p = newProject();
     await threaded.writeBatch([customer(p, 'c1', '1'), alert(p, 'a1', '1')]);
     for (const need of [IDENTITY, GZIP, ALL_FIELDS]) {
@@ -53,7 +53,7 @@ describe('record reads on the SQLite read thread', () => {
   });
 
   it('sees a write committed just before the read', async () => {
-    const store = open(tempFile(), true);
+    const store = await open(tempFile(), true);
     const p = newProject();
     await store.writeBatch([customer(p, 'c1', '1', true, 'first')]);
     expect((await store.getCompany(p, 'c1', IDENTITY))!.body!.toString()).toContain('first');
@@ -62,7 +62,7 @@ describe('record reads on the SQLite read thread', () => {
   });
 
   it('answers many reads of one turn, each with its own row, and a missing id with undefined', async () => {
-    const store = open(tempFile(), true);
+    const store = await open(tempFile(), true);
     const p = newProject();
     await store.writeBatch(Array.from({ length: 40 }, (_, i) => customer(p, `c${i}`, '1', true, `note-${i}-end`)));
     const reads = await Promise.all([...Array.from({ length: 40 }, (_, i) => store.getCompany(p, `c${i}`, IDENTITY)), store.getCompany(p, 'missing', IDENTITY)]);
@@ -71,7 +71,7 @@ describe('record reads on the SQLite read thread', () => {
   });
 
   it('reads on the serving connection again once the thread has stopped', async () => {
-    const store = open(tempFile(), true);
+    const store = await open(tempFile(), true);
     const p = newProject();
     await store.writeBatch([customer(p, 'c1', '1', true, 'kept')]);
     expect(await store.getCompany(p, 'c1', IDENTITY)).toBeDefined();
@@ -81,7 +81,7 @@ describe('record reads on the SQLite read thread', () => {
 
   it('refuses a failing statement with the SQLite error, and every read once closed', async () => {
     const file = tempFile();
-    open(file, false); // creates and migrates the file
+    await open(file, false); // creates and migrates the file
     const thread = new SqliteReadThread(file);
     await expect(thread.get('SELECT * FROM no_such_table', [])).rejects.toMatchObject({ message: expect.stringContaining('no such table'), code: 'SQLITE_ERROR' });
     expect(await thread.get('SELECT 1 AS one', [])).toEqual({ one: 1 });
@@ -92,8 +92,8 @@ describe('record reads on the SQLite read thread', () => {
 
   it('answers a read of a damaged file with the store unavailable error, as the serving connection does', async () => {
     const file = tempFile();
-    const threaded = open(file, true);
-    const direct = open(file, false);
+    const threaded = await open(file, true);
+    const direct = await open(file, false);
     const p = newProject();
     await threaded.writeBatch([customer(p, 'c1', '1')]);
     expect(await threaded.getCompany(p, 'c1')).toBeDefined();
@@ -103,9 +103,9 @@ describe('record reads on the SQLite read thread', () => {
     await expect(direct.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
-  it('keeps a process alive while a read is in flight, and lets it exit once idle', () => {
+  it('keeps a process alive while a read is in flight, and lets it exit once idle', async () => {
     const file = tempFile();
-    open(file, false); // creates and migrates the file
+    await open(file, false); // creates and migrates the file
     const module = fileURLToPath(new URL('./read-thread.ts', import.meta.url));
     // Nothing else holds this process open: without the thread's hold it would exit before the answer.
     const script = `import { SqliteReadThread } from ${JSON.stringify(module)};

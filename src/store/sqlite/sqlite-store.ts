@@ -23,7 +23,7 @@ import type {
   WriteOutcome,
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../../access-log/batches.js';
 import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
@@ -43,8 +43,11 @@ const COMPANY_SQL = perFields((fields) => `SELECT ${selectFields(fields)} FROM c
 const ALERT_SQL = perFields((fields) => `SELECT ${selectFields(fields)} FROM alerts WHERE project = ? AND alert_key = ?`);
 
 /** Opens (creating and migrating as needed) the SQLite store at `file`. */
-export function openSqliteStore(file: string, options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {}): SqliteStore {
-  return guardedSync('open', () => {
+export async function openSqliteStore(
+  file: string,
+  options: { readonly?: boolean; bulkWrites?: boolean; readThread?: boolean } = {},
+): Promise<SqliteStore> {
+  const db = guardedSync('open', () => {
     if (file !== ':memory:') {
       // The file holds personal data and the URL signing secret: a directory and file this service
       // creates are its user's alone, whatever the umask (SQLite gives -wal and -shm the file's mode).
@@ -59,8 +62,19 @@ export function openSqliteStore(file: string, options: { readonly?: boolean; bul
       db.pragma('page_size = 16384');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      migrate(db);
     }
+    return db;
+  });
+  if (!options.readonly) {
+    try {
+      await migrateSqlite(db);
+      db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
+    } catch (err) {
+      db.close();
+      throw sqliteStoreError(err, 'open');
+    }
+  }
+  return guardedSync('open', () => {
     if (options.bulkWrites) {
       // An import reads little and writes much: mapped reads would only add the touched pages of
       // a growing file to the process's resident memory, and a large page cache would hold them.
@@ -93,17 +107,6 @@ function createPrivateFile(file: string): void {
   }
 }
 
-/** Applies the migrations the file has not seen yet, each in its own transaction. */
-function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(SQLITE_MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
-  }
-  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
-}
 
 /** The SQLite adapter of the Store interface. */
 export class SqliteStore implements Store {
@@ -293,7 +296,7 @@ export class SqliteStore implements Store {
   }
 
   async schemaVersion(): Promise<number> {
-    return guardedSync('schemaVersion', () => this.db.pragma('user_version', { simple: true }) as number);
+    return guardedSync('schemaVersion', () => sqliteSchemaVersion(this.db));
   }
 
   async hasRecords(): Promise<boolean> {

@@ -20,7 +20,7 @@ export function contentHash(bytes: Buffer): string {
 }
 
 /** The store write for one valid envelope. */
-export function shapeRecord(env: Envelope, gzipLevel: number | null): Upsert {
+export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
   const r = env.record;
   const body = env.recordBytes;
   const etag = contentHash(body);

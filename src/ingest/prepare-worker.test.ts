@@ -1,17 +1,17 @@
-/** The worker's answer moves the shaped bytes (and a reject's line) to the importing thread instead of copying them. */
+/** The worker's answer moves the prepared bytes (and a reject's line) to the importing thread instead of copying them. */
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { alertLine, companyLine, executionLine } from '../../test/support/records.js';
 import { ownedConcat, ownedCopy, transferList } from '../threads/owned-bytes.js';
 import { processLine, type LineResult } from './process-line.js';
-import { transferables } from './shape-worker.js';
+import { transferables } from './prepare-worker.js';
 
 const P = 'proj-a';
 const C = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const F = 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b';
 const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 
-function shaped(line: string, gzipLevel: number | null = 6): LineResult {
+function prepared(line: string, gzipLevel: number | null = 6): LineResult {
   return processLine(Buffer.from(line, 'utf8'), gzipLevel);
 }
 
@@ -28,7 +28,7 @@ describe('transferList', () => {
 
 describe('transferables', () => {
   it('lists the body and gzip bytes of every record, each in an ArrayBuffer of its own', () => {
-    const results = [shaped(companyLine(P, C, F)), shaped(alertLine(P, ALERT, C, F)), shaped(executionLine(P, C, 1))];
+    const results = [prepared(companyLine(P, C, F)), prepared(alertLine(P, ALERT, C, F)), prepared(executionLine(P, C, 1))];
     const list = transferables(results);
     expect(list).toHaveLength(6);
     for (const r of results) {
@@ -41,7 +41,7 @@ describe('transferables', () => {
   });
 
   it('lists a reject only by the line it carries back, and a record without gzip bytes by its body', () => {
-    const noGzip = shaped(executionLine(P, C, 2), null);
+    const noGzip = prepared(executionLine(P, C, 2), null);
     const line = ownedCopy(Buffer.from('{"kind":"alert"}'));
     const reject = processLine(line, 6);
     if (reject.kind !== 'reject' || noGzip.kind !== 'record') throw new Error('expected a reject and a record');
@@ -50,7 +50,7 @@ describe('transferables', () => {
   });
 
   it('moves the bytes through a real port unchanged, leaving nothing behind', () => {
-    const result = shaped(alertLine(P, ALERT, C, F));
+    const result = prepared(alertLine(P, ALERT, C, F));
     if (result.kind !== 'record') throw new Error('expected a record');
     const body = Buffer.from(result.upsert.body);
     const gz = Buffer.from(result.upsert.deflated!);

@@ -1,0 +1,65 @@
+/** The import's worker threads (a piscina pool): each chunk of lines comes back as a promise, awaited in order by the importer. */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Upsert } from '../store/store.js';
+import type { LineResult } from './process-line.js';
+import type { PrepareTask } from './prepare-worker.js';
+import { asBuffer, transferList } from '../threads/owned-bytes.js';
+
+/** Workers by default: every core but the one the importer itself (reading, writing) uses. */
+export function defaultWorkers(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/** Buffers arrive from a worker as plain Uint8Arrays; the store expects Buffers. */
+function asBufferOrNull(u8: Uint8Array | null): Buffer | null {
+  return u8 === null ? null : asBuffer(u8);
+}
+
+function revive(result: LineResult): LineResult {
+  if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line) };
+  const u = result.upsert;
+  const upsert = { ...u, body: asBuffer(u.body), deflated: asBufferOrNull(u.deflated) } as Upsert;
+  return { ...result, upsert };
+}
+
+// A worker's live data is one chunk of lines and its results; V8's default young generation
+// (48 MB on 64-bit) is mostly garbage between scavenges yet stays resident, per worker.
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12 };
+
+/** The worker module beside this one: built JavaScript, or the TypeScript sources through tsx (tests, development). */
+function workerModule(): { filename: string; execArgv?: string[] } {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const filename = fileURLToPath(new URL(`./prepare-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url));
+  return fromSources ? { filename, execArgv: ['--import', 'tsx'] } : { filename };
+}
+
+/** The workers of one import; the importer bounds how many chunks are in flight. */
+export class ImportPool {
+  private readonly pool: Piscina<PrepareTask, LineResult[]>;
+  private readonly inFlight = new Set<Promise<LineResult[]>>();
+
+  constructor(size: number) {
+    // Two chunks per worker: the next one waits in the worker while the importer writes a batch.
+    this.pool = new Piscina({ ...workerModule(), minThreads: size, maxThreads: size, concurrentTasksPerWorker: 2, resourceLimits: WORKER_LIMITS });
+  }
+
+  /** Prepares a chunk of lines in a worker; owned lines are moved there (see transferList). */
+  prepare(lines: Buffer[], gzipLevel: number | null): Promise<LineResult[]> {
+    // Lines that own their memory are moved, not copied: the caller must not read them again
+    // (a reject comes back with its line).
+    const results = this.pool.run({ lines, gzipLevel } satisfies PrepareTask, { transferList: transferList(lines) }).then((r) => r.map(revive));
+    this.inFlight.add(results);
+    const settled = (): boolean => this.inFlight.delete(results);
+    results.then(settled, settled);
+    return results;
+  }
+
+  /** Stops the workers once the chunks still in flight (an import that stopped drops them) are done. */
+  async close(): Promise<void> {
+    // Destroying the pool under a running chunk fails its promise, or piscina on the late answer.
+    await Promise.allSettled(this.inFlight);
+    await this.pool.destroy();
+  }
+}
