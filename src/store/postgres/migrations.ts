@@ -9,7 +9,7 @@
  * and would be reference tables. No triggers, no exclusion constraints.
  */
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, sql, type DatabaseIntrospector, type PostgresPool, type PostgresPoolClient, type TableMetadata } from 'kysely';
 import pg from 'pg';
 import { MIGRATION_TABLE, migrateToLatest } from '../schema-migrations.js';
 import { guarded } from './pg-errors.js';
@@ -255,7 +255,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     await client.query('SET statement_timeout = 0');
     await adoptSchemaMigrations(client);
     const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
-    const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: oneClient(client) }) });
+    const kysely = new Kysely<unknown>({ dialect: new OwnSchemaDialect({ pool: oneClient(client) }, schema) });
     try {
       await migrateToLatest(kysely, POSTGRES_MIGRATIONS, async (db, text) => void (await sql.raw(text).execute(db)), schema);
     } finally {
@@ -269,6 +269,33 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     throw err;
   } finally {
     client.release(failure);
+  }
+}
+
+/**
+ * The migrator asks whether its tables exist through the dialect's introspector, whose stock query
+ * lists every schema with `has_schema_privilege(name)`: a schema another session drops meanwhile
+ * fails it (3F000). This one looks in the store's own schema only.
+ */
+class OwnSchemaDialect extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly schema: string,
+  ) {
+    super(config);
+  }
+
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    const schema = this.schema;
+    const getTables = async (): Promise<TableMetadata[]> => {
+      const r = await sql<{ name: string }>`SELECT tablename AS name FROM pg_catalog.pg_tables WHERE schemaname = ${schema}`.execute(db);
+      return r.rows.map((row) => ({ name: row.name, schema, isView: false, columns: [] }));
+    };
+    return {
+      getSchemas: async () => (await sql<{ name: string }>`SELECT nspname AS name FROM pg_catalog.pg_namespace WHERE nspname = ${schema}`.execute(db)).rows,
+      getTables,
+      getMetadata: async () => ({ tables: await getTables() }),
+    };
   }
 }
 
