@@ -1,29 +1,25 @@
-import { connect } from 'node:net';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { reachableStores, STORES } from './test/support/stores.js';
 
-// Suites that talk to a store run twice: on SQLite, and on PostgreSQL (TEST_STORE=postgres).
-const STORE_SUITES = ['test/http/**/*.test.ts', 'test/ingest/**/*.test.ts', 'test/hostile/**/*.test.ts', 'src/ingest/importer.test.ts', 'src/client/**/*.test.ts'];
-
-/** True when something listens on the test PostgreSQL port. */
-function postgresReachable(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: 5432, timeout: 2000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
+/** Suites that open the project's store (openTestStore, startTestService): they run once per store. */
+const STORE_SUITES = ['test/http/*.test.ts', 'test/hostile/*.test.ts', 'test/ingest/*.test.ts', 'test/client/*.test.ts'];
+/** Suites in those folders that choose their stores themselves, or need none: they run once. */
+const ONCE = ['test/http/{redis-rate-limiter,shutdown}.test.ts', 'test/ingest/{import-resume,prepare-worker}.test.ts'];
+/** Long soaks run apart, by `npm run test:soak` (vitest.soak.config.ts). */
+export const SOAKS = ['**/*.soak.test.ts'];
 
 export default defineConfig(async () => {
   const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const };
-  const postgres = process.env.CI !== undefined || (await postgresReachable());
-  if (!postgres) console.log('PostgreSQL not reachable at 127.0.0.1:5432: skipped the PostgreSQL half of the suite');
-  return {
+  const stores = await reachableStores();
+  // One project per store; the first also runs every suite that does not depend on the store.
+  const projects = stores.map((store) => ({
     test: {
-      projects: [
-        { test: { ...common, name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], env: { TEST_STORE: 'sqlite' } } },
-        ...(postgres ? [{ test: { ...common, name: 'postgres', include: STORE_SUITES, env: { TEST_STORE: 'postgres' } } }] : []),
-      ],
+      ...common,
+      name: store,
+      include: store === STORES[0] ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : STORE_SUITES,
+      exclude: [...configDefaults.exclude, ...SOAKS, ...(store === STORES[0] ? [] : ONCE)],
+      env: { TEST_STORE: store, TEST_STORES: stores.join(',') },
     },
-  };
+  }));
+  return { test: { projects } };
 });

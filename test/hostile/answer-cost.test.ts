@@ -4,11 +4,11 @@
  * than a key reading companies), on the in-process limiter and on Redis; and a client that accepts
  * gzip gets the stored gzip, never br compressed for it, whatever weight it gives br.
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
 import { openRedisRateLimiter } from '../../src/http/redis-rate-limiter.js';
 import { companyLine, executionLine } from '../support/records.js';
+import { testRedis } from '../support/test-redis.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const P = 'proj-cost';
@@ -22,15 +22,8 @@ for (let i = 0; i < 250; i++) lines.push(executionLine(P, HEAVY, i));
 
 // Database 6: apart from the Redis limiter unit tests (database 5, which they flush); every key here is new.
 const REDIS_URL = process.env.TEST_REDIS_URL_COST ?? 'redis://127.0.0.1:6379/6';
-const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
-probe.on('error', () => undefined);
-const redisReachable = await probe.connect().then(
-  () => true,
-  () => false,
-);
+const { client: probe, wanted: withRedis } = await testRedis(REDIS_URL);
 probe.disconnect();
-// In CI a missing Redis must fail the run rather than pass silently.
-const withRedis = redisReachable || process.env.CI !== undefined;
 if (!withRedis) console.log(`Redis not reachable at ${REDIS_URL}: skipped the Redis half of the answer cost tests`);
 
 const limiters: [string, boolean, () => Promise<RateLimiter>][] = [

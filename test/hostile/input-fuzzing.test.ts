@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../../src/contract/error-codes.js';
 import { validateErrorBody } from '../../src/contract/index.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { rawRequest, type RawResponse } from './raw-http.js';
+import { rawRequest, type RawResponse } from '../support/raw-http.js';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 300);
 const P = 'proj-fuzz';

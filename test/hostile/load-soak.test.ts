@@ -14,11 +14,12 @@ import { importFiles } from '../../src/ingest/importer.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
 import { startServeProcess, type ServeProcess } from '../support/cli-process.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
+import { storeUnderTest } from '../support/stores.js';
 
 const P = 'proj-load';
 const id = (n: number): string => `${String(n).padStart(8, '0')}-3d1f-4a6b-9c8d-7e6f5a4b3c2d`;
 // The full soak runs on SQLite; the PostgreSQL pass repeats it shorter to keep CI within its budget.
-const SOAK_REQUESTS = Number(process.env.SOAK_REQUESTS ?? (process.env.TEST_STORE === 'postgres' ? 50_000 : 200_000));
+const SOAK_REQUESTS = Number(process.env.SOAK_REQUESTS ?? (storeUnderTest() === 'postgres' ? 50_000 : 200_000));
 
 let ts: TestStore;
 const keys: string[] = [];

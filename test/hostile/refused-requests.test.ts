@@ -3,7 +3,6 @@
  * (then 429, across replicas with Redis), a flood of them writes a bounded access log, refusals
  * of known keys are logged under their project, and the log can be pruned by age.
  */
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAccessLogRetention } from '../../src/access-log/retention.js';
 import { openRedisRateLimiter } from '../../src/http/redis-rate-limiter.js';
@@ -11,7 +10,8 @@ import type { AccessLogEntry } from '../../src/access-log/access-log.js';
 import { batchesOf } from '../../src/access-log/batches.js';
 import { runCli } from '../support/cli-process.js';
 import { companyLine } from '../support/records.js';
-import { testStoreKind } from '../support/store-harness.js';
+import { storeUnderTest } from '../support/stores.js';
+import { testRedis } from '../support/test-redis.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const P = 'refused-p';
@@ -163,16 +163,11 @@ describe('refused requests', () => {
 });
 
 // Each store's run has a database of its own: the two runs may overlap.
-const REDIS_URL = process.env.TEST_REDIS_URL_REFUSED ?? `redis://127.0.0.1:6379/${testStoreKind() === 'sqlite' ? 6 : 7}`;
-const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
-probe.on('error', () => undefined);
-const redisUp = await probe.connect().then(
-  () => true,
-  () => false,
-);
+const REDIS_URL = process.env.TEST_REDIS_URL_REFUSED ?? `redis://127.0.0.1:6379/${storeUnderTest() === 'sqlite' ? 6 : 7}`;
+const { client: probe, wanted: redisWanted } = await testRedis(REDIS_URL);
 afterAll(() => probe.disconnect());
 
-describe.runIf(redisUp || process.env.CI !== undefined)('refused requests across replicas', () => {
+describe.runIf(redisWanted)('refused requests across replicas', () => {
   it('shares one address budget between two replicas through Redis', async () => {
     await probe.flushdb();
     const limiters = [await openRedisRateLimiter(REDIS_URL, 6, 0.001), await openRedisRateLimiter(REDIS_URL, 6, 0.001)];

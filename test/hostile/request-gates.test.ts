@@ -9,7 +9,7 @@ import { validateErrorBody } from '../../src/contract/index.js';
 import type { AccessLogEntry } from '../../src/access-log/access-log.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
-import { rawRequest, type RawResponse } from './raw-http.js';
+import { rawRequest, type RawResponse } from '../support/raw-http.js';
 
 const P = 'proj-gates';
 const C = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';

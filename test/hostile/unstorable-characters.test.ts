@@ -20,7 +20,8 @@ import { copyStore } from '../../src/store/copy-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { ExecutionUpsert, StoreRow } from '../../src/store/store.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
-import { openTestStore, testStoreKind } from '../support/store-harness.js';
+import { openTestStore } from '../support/store-harness.js';
+import { storeUnderTest } from '../support/stores.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const P = 'proj-nul';
@@ -77,7 +78,7 @@ async function logged(project: string, recordId: string) {
 /** Ids of the batches of `project` not yet in the per-record table, read from the store's own tables. */
 async function unindexed(project: string): Promise<number[]> {
   const sql = 'SELECT id FROM access_log_batches WHERE project = $1 AND NOT indexed ORDER BY id';
-  if (testStoreKind() === 'sqlite') {
+  if (storeUnderTest() === 'sqlite') {
     const db = new Database(svc.dbUrl, { readonly: true });
     try {
       return (db.prepare(sql.replace('$1', '?').replace('NOT indexed', 'indexed = 0')).all(project) as { id: number }[]).map((r) => r.id);

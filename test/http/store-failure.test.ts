@@ -7,7 +7,7 @@ import { recordKey } from '../../src/contract/record-key.js';
 import { StoreUnavailableError } from '../../src/store/store-errors.js';
 import { damageSqliteFile } from '../support/damaged-sqlite.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
-import { testStoreKind } from '../support/store-harness.js';
+import { storeUnderTest } from '../support/stores.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const P = 'proj-a';
@@ -35,7 +35,7 @@ describe('a store failing under a running service', () => {
   it('answers every read 503 unavailable with the contract error body, not 500', async () => {
     for (const path of PATHS) expect((await get(path, 'identity')).status).toBe(200);
 
-    if (testStoreKind() === 'sqlite') damageSqliteFile(svc.dbUrl);
+    if (storeUnderTest() === 'sqlite') damageSqliteFile(svc.dbUrl);
     else await svc.store.close();
 
     // Each read of the store itself, not only the key check before it, fails as unavailable.

@@ -1,19 +1,75 @@
-/** Stores for tests: a SQLite file in a temp dir, or PostgreSQL in a throwaway schema, chosen by TEST_STORE. */
-import { randomBytes } from 'node:crypto';
+/**
+ * A fresh throwaway database of each store: a SQLite file in a temp directory, PostgreSQL in a
+ * schema of its own. Suites of one vitest project open the project's store (openTestStore);
+ * suites that compare stores loop over storeHarnesses().
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { throwawaySchema } from './postgres-admin.js';
+import { storesToTest, storeUnderTest, type StoreName } from './stores.js';
 
-/** The PostgreSQL server the tests use. */
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** One database of one store, reachable by URL. */
+export interface Harness {
+  name: StoreName;
+  /** The DATABASE_URL of the harness's database. */
+  url: string;
+  /** Creates the empty database (nothing migrated) if it does not exist yet. */
+  create(): Promise<void>;
+  /** Opens a store on the harness's database; every call reaches the same data. */
+  open(): Promise<Store>;
+  /** Deletes the database (and `dir`, when given). */
+  cleanup(): Promise<void>;
+}
 
-/** Which adapter this test run exercises (vitest projects set TEST_STORE). */
-export function testStoreKind(): 'sqlite' | 'postgres' {
-  return process.env.TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+/** One function per store in STORES: a new, not yet created database in `dir`, or on the test server. */
+const HARNESSES: Record<StoreName, (dir?: string) => Harness> = {
+  sqlite(dir = mkdtempSync(join(tmpdir(), 'store-test-'))) {
+    const file = join(dir, 'store.db');
+    return {
+      name: 'sqlite',
+      url: file,
+      // A SQLite file comes into being when first opened.
+      create: async () => undefined,
+      open: async () => openSqliteStore(file),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+  postgres(dir?: string) {
+    const schema = throwawaySchema();
+    let created = false;
+    const create = async (): Promise<void> => {
+      if (created) return;
+      await schema.create();
+      created = true;
+    };
+    return {
+      name: 'postgres',
+      url: schema.url,
+      create,
+      open: async () => {
+        await create();
+        return openPostgresStore(schema.url, { poolSize: 4 });
+      },
+      cleanup: async () => {
+        if (created) await schema.drop();
+        if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** A fresh database of store `name`; `dir` (deleted by cleanup) holds a SQLite file. */
+export function harness(name: StoreName, dir?: string): Harness {
+  return HARNESSES[name](dir);
+}
+
+/** The stores of this run, each with a maker of fresh databases, for describe.each. */
+export function storeHarnesses(): { adapter: StoreName; make: () => Harness }[] {
+  return storesToTest().map((adapter) => ({ adapter, make: () => harness(adapter) }));
 }
 
 /** A store for one test file, and how to throw it away. */
@@ -24,29 +80,9 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  await client.query(sql).finally(() => client.end());
-}
-
-/** Opens a fresh, empty store of the run's kind. */
+/** Opens a fresh, empty store of the project's store; `dir` is deleted by cleanup. */
 export async function openTestStore(dir = mkdtempSync(join(tmpdir(), 'crs-store-'))): Promise<TestStore> {
-  if (testStoreKind() === 'sqlite') {
-    const file = join(dir, 'store.db');
-    const store = await openSqliteStore(file);
-    return { store, url: file, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const schema = `crs_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin(`CREATE SCHEMA ${schema}`);
-  const url = `${TEST_POSTGRES_URL}${TEST_POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const store = await openPostgresStore(url, { poolSize: 4 });
-  return {
-    store,
-    url,
-    cleanup: async () => {
-      await admin(`DROP SCHEMA ${schema} CASCADE`);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const h = harness(storeUnderTest(), dir);
+  const store = await h.open();
+  return { store, url: h.url, cleanup: h.cleanup };
 }

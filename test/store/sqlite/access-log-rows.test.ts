@@ -1,0 +1,147 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { accessLogEntry } from '../../support/access-log-entries.js';
+import type { AccessLogEntry } from '../../../src/access-log/access-log.js';
+import { StoreUnavailableError } from '../../../src/store/store-errors.js';
+import { catchUpAccessLog, indexAccessLog } from '../../../src/store/sqlite/access-log-rows.js';
+import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
+import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { BATCHES_PER_BUCKET, batchesOf } from '../../../src/access-log/batches.js';
+
+const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
+const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => accessLogEntry(minute, recordId, project);
+
+let dir: string | undefined;
+let store: SqliteStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the access log in batches', () => {
+  it('finds a record’s reads whether or not the index has caught up with them, in time order', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    await store.appendAccessLog(batchesOf([entry(5, R), entry(1, 'other'), entry(3, R), entry(2, R, 'proj-b')]));
+    const writer = new Database(file);
+    expect(indexAccessLog(writer)).toBe(2); // one batch per project
+    expect(indexAccessLog(writer)).toBe(0);
+    await store.appendAccessLog(batchesOf([entry(4, R), entry(6, null), entry(0, R)])); // the tail, not indexed yet
+    const minutes = async (q: { since?: string; until?: string } = {}) =>
+      (await store!.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100, ...q })).map((e) => Number(e.at.slice(14, 16)));
+    expect(await minutes()).toEqual([0, 3, 4, 5]);
+    expect(await minutes({ since: '2026-03-01T10:03:00.000Z', until: '2026-03-01T10:05:00.000Z' })).toEqual([3, 4]);
+    expect(indexAccessLog(writer)).toBe(1);
+    expect(await minutes()).toEqual([0, 3, 4, 5]);
+    // One row per record per batch: R and "other" in the first proj-a batch, R in proj-b's and in the second.
+    expect(writer.prepare('SELECT count(*) AS n FROM access_log_records').get()).toEqual({ n: 4 });
+    // Another project's read of the same id stays in that project.
+    expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-2']);
+    writer.close();
+  });
+
+  it('prunes whole caught-up batches older than a cutoff with their per-record rows and emptied buckets, and nothing newer', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    const n = BATCHES_PER_BUCKET + 10;
+    for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([{ ...entry(i % 60, `r-${i % 7}`), at: `2020-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, requestId: `old-${i}` }]));
+    await store.appendAccessLog(batchesOf([entry(1, 'r-1'), entry(2, 'r-new')]));
+    await store.appendAccessLog(batchesOf([{ ...entry(3, 'r-2'), at: '2020-01-01T00:00:00.000Z' }]));
+    const writer = new Database(file);
+    indexAccessLog(writer);
+    await store.appendAccessLog(batchesOf([{ ...entry(3, 'r-3'), at: '2020-01-01T00:00:00.000Z' }])); // not caught up yet: stays for later
+    const count = (table: string): unknown => (writer.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count('access_log_buckets')).toBe(2);
+    let pruned = 0;
+    for (let r = await store.pruneAccessLog('2021-01-01T00:00:00.000Z', 100); r.batches > 0; r = await store.pruneAccessLog('2021-01-01T00:00:00.000Z', 100)) pruned += r.batches;
+    expect(pruned).toBe(n + 1);
+    expect(count('access_log_batches')).toBe(2); // the new one, and the one not caught up yet
+    expect(writer.prepare('SELECT record_id FROM access_log_records ORDER BY 1').pluck().all()).toEqual(['r-1', 'r-new']);
+    expect(count('access_log_buckets')).toBe(1);
+    expect((await store.queryAccessLog({ project: 'proj-a', recordId: 'r-1', limit: 10 })).map((e) => e.requestId)).toEqual(['r-proj-a-1']);
+    writer.close();
+  });
+
+  it('finds a record’s reads in every bucket of the per-record table', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    const n = 2 * BATCHES_PER_BUCKET + 10;
+    for (let i = 0; i < n; i++) await store.appendAccessLog(batchesOf([{ ...entry(i % 60, i % 100 === 0 ? R : `other-${i}`), requestId: `q-${i}` }]));
+    const writer = new Database(file);
+    expect(indexAccessLog(writer)).toBe(n);
+    expect(writer.prepare('SELECT count(*) AS n FROM access_log_buckets').get()).toEqual({ n: 3 });
+    writer.close();
+    const found = (await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId);
+    expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
+  });
+
+  it('checkpoints the file after each catch-up, which the serving connection leaves to it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(16384);
+    store.db.pragma('wal_checkpoint(TRUNCATE)'); // the schema into the file
+    await store.appendAccessLog(batchesOf([entry(1, R), entry(2, 'other')]));
+    // A copy of the database file alone, without its write-ahead log: what has been checkpointed.
+    const inFile = (): unknown => {
+      const copy = join(dir!, 'file-only.db');
+      copyFileSync(file, copy);
+      const direct = new Database(copy, { readonly: true });
+      try {
+        return direct.prepare('SELECT count(*) AS n FROM access_log_batches').get();
+      } finally {
+        direct.close();
+        rmSync(copy);
+      }
+    };
+    expect(inFile()).toEqual({ n: 0 });
+    const worker = new Database(file);
+    expect(catchUpAccessLog(worker)).toBe(1);
+    worker.close();
+    expect(inFile()).toEqual({ n: 1 });
+  });
+
+  it('moves the reads of a file made before batches existed into them when the file is migrated', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    const old = new Database(file);
+    for (const [v, sql] of SQLITE_MIGRATIONS.slice(0, 2).entries()) {
+      old.exec(sql);
+      old.pragma(`user_version = ${v + 1}`);
+    }
+    const row = old.prepare('INSERT INTO access_log (at, key_id, project, route, record_id, status, request_id, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const e of [entry(2, R), entry(1, R), entry(3, 'other'), entry(4, R, 'proj-b')]) row.run(e.at, e.keyId, e.project, e.route, e.recordId, e.status, e.requestId, e.client);
+    old.close();
+    store = await openSqliteStore(file);
+    expect((await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-a-1', 'r-proj-a-2']);
+    expect(await store.queryAccessLog({ project: 'proj-a', limit: 100 })).toEqual([entry(1, R), entry(2, R), entry(3, 'other')]);
+    const db = new Database(file);
+    expect(indexAccessLog(db)).toBe(2); // a batch per project, indexed by the worker's next catch-up
+    db.close();
+    expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-4']);
+  });
+
+  it('refuses a write at once, without waiting, while another connection holds the write lock', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    const importer = new Database(file);
+    importer.prepare('BEGIN IMMEDIATE').run(); // as an import's transaction would
+    const started = Date.now();
+    const err = await store.appendAccessLog(batchesOf([entry(1, R)])).catch((e: unknown) => e);
+    // The connection waits up to 10 s for locks elsewhere; the access log must not.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(err).toBeInstanceOf(StoreUnavailableError);
+    expect((err as Error).message).toMatch(/another process holds the SQLite file locked/);
+    importer.prepare('COMMIT').run();
+    importer.close();
+    await store.appendAccessLog(batchesOf([entry(1, R)]));
+    expect(await store.queryAccessLog({ project: 'proj-a', limit: 10 })).toEqual([entry(1, R)]);
+  });
+});
