@@ -3,31 +3,16 @@
  * sizes of its lists, so a page never carries a whole (possibly megabyte) record.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Alert } from './alert.js';
-import { AlertCategory, AlertSeverity, AlertStatus, AlertType } from './enums.js';
-import { DateTime, Nullable, Uuid } from './schema-helpers.js';
+import { ALERT_FIELDS, type Alert } from './alert.js';
+import { Nullable } from './schema-helpers.js';
 
-const Str = Type.String();
+// The alert's own scalar fields, as the record states them; its lists become counts.
+const { notes: _notes, workflowSessionId: _workflowSessionId, ...SCALARS } = ALERT_FIELDS;
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
 export const AlertSummary = Type.Object(
   {
-    id: Uuid(),
-    severity: AlertSeverity,
-    category: AlertCategory,
-    type: AlertType,
-    status: AlertStatus,
-    name: Str,
-    description: Nullable(Str),
-    assignedTo: Nullable(Str),
-    seen: Type.Boolean(),
-    customerId: Uuid(),
-    cmsProjectId: Str,
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-    createdBy: Str,
-    updatedBy: Str,
-    reason: Nullable(Str),
+    ...SCALARS,
     workflowSessionId: Nullable(Type.String({ description: 'null when the alert has none' })),
     counts: Type.Object(
       {

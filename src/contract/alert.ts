@@ -50,7 +50,7 @@ export type Note = Static<typeof Note>;
 
 // The alert fields "above" the audit entry description, i.e. the main table without the
 // audit trail itself (a snapshot holding audits would be recursive).
-const alertFields = {
+export const ALERT_FIELDS = {
   id: Uuid(),
   severity: AlertSeverity,
   category: AlertCategory,
@@ -73,7 +73,7 @@ const alertFields = {
 
 // Open: a snapshot may carry fields beyond the alert's (e.g. the audits or screening data of
 // the time); those are not reported.
-export const AlertSnapshot = Type.Partial(Type.Object(alertFields), {
+export const AlertSnapshot = Type.Partial(Type.Object(ALERT_FIELDS), {
   title: 'AlertSnapshot',
   description: 'snapshot of the alert; every alert field optional, same types and allowed values',
   additionalProperties: true,
@@ -93,7 +93,7 @@ export type AuditEntry = Static<typeof AuditEntry>;
 
 export const Alert = Type.Object(
   {
-    ...alertFields,
+    ...ALERT_FIELDS,
     audits: Type.Array(AuditEntry),
     screeningProviderData: Opt(Nullable(ScreeningProviderData)),
     duplicateData: Opt(Nullable(DuplicateData)),
