@@ -5,7 +5,8 @@
  * each store's access log catch-up rebuilds the per-record table of the batches copied.
  */
 import { apiKeyFromRow, type ApiKeyColumns } from './api-key-columns.js';
-import { RECORD_COLUMN_LIST, recordOfColumns } from './record-columns.js';
+import { BYTE_COLUMNS, recordOfColumns } from './record-columns.js';
+import { sqlBuilder, type SqlDialect } from './sql-builder.js';
 import type { StoreRow } from './store.js';
 
 type Row = Record<string, unknown>;
@@ -14,7 +15,8 @@ type Row = Record<string, unknown>;
 interface ExportTable {
   name: string;
   key: readonly string[];
-  columns: string;
+  /** The columns read; none: every column. */
+  columns?: readonly string[];
   toRow(r: Row): StoreRow;
 }
 
@@ -22,7 +24,7 @@ const EXPORT_TABLES: readonly ExportTable[] = [
   {
     name: 'customers',
     key: ['project', 'customer_key'],
-    columns: `project, customer_key, has_record, is_company, version_key, ${RECORD_COLUMN_LIST}`,
+    columns: ['project', 'customer_key', 'has_record', 'is_company', 'version_key', ...BYTE_COLUMNS],
     // SQLite answers 0/1 and PostgreSQL booleans; truthiness reads both.
     toRow: (r) =>
       r.has_record
@@ -39,7 +41,7 @@ const EXPORT_TABLES: readonly ExportTable[] = [
   {
     name: 'alerts',
     key: ['project', 'alert_key'],
-    columns: `project, alert_key, version_key, ${RECORD_COLUMN_LIST}`,
+    columns: ['project', 'alert_key', 'version_key', ...BYTE_COLUMNS],
     toRow: (r) => ({
       kind: 'alert',
       project: r.project as string,
@@ -51,7 +53,7 @@ const EXPORT_TABLES: readonly ExportTable[] = [
   {
     name: 'executions',
     key: ['project', 'customer_key', 'execution_id'],
-    columns: `project, customer_key, execution_id, sort_key, status, object_types, scenario_ids, ${RECORD_COLUMN_LIST}`,
+    columns: ['project', 'customer_key', 'execution_id', 'sort_key', 'status', 'object_types', 'scenario_ids', ...BYTE_COLUMNS],
     toRow: (r) => ({
       kind: 'execution',
       project: r.project as string,
@@ -68,14 +70,13 @@ const EXPORT_TABLES: readonly ExportTable[] = [
   {
     name: 'api_keys',
     key: ['id'],
-    columns: '*',
     toRow: (r) => ({ kind: 'apiKey', record: apiKeyFromRow(r as unknown as ApiKeyColumns) }),
   },
   {
     // Along access_log_batches_by_time, which both dialects have; the id only breaks ties.
     name: 'access_log_batches',
     key: ['project', 'first_at', 'id'],
-    columns: 'project, first_at, id, last_at, entries, records',
+    columns: ['project', 'first_at', 'id', 'last_at', 'entries', 'records'],
     toRow: (r) => ({
       kind: 'accessLogBatch',
       batch: { project: r.project as string, firstAt: r.first_at as string, lastAt: r.last_at as string, entries: r.entries as string, records: r.records as string },
@@ -84,16 +85,16 @@ const EXPORT_TABLES: readonly ExportTable[] = [
 ];
 
 /** Runs one page query of the source dialect and answers its rows. */
-export type PageReader = (sql: string, params: unknown[]) => Promise<Row[]>;
+export type PageReader = (sql: string, params: readonly unknown[]) => Promise<Row[]>;
 
-/** One keyset page: the first when `after` is false, else strictly after the last key read. */
-function pageSql(t: ExportTable, after: boolean, placeholder: (n: number) => string): string {
-  const key = t.key.join(', ');
-  const params = t.key.map((_, i) => placeholder(i + 1));
+/** One keyset page of `limit` rows: the first when `after` is undefined, else strictly after that key. */
+function pageQuery(dialect: SqlDialect, t: ExportTable, after: readonly unknown[] | undefined, limit: number): { sql: string; parameters: readonly unknown[] } {
+  const from = sqlBuilder(dialect).selectFrom(t.name);
+  let q = t.columns === undefined ? from.selectAll() : from.select(t.columns);
   // A row-value comparison over the whole key is one range condition on the primary key index.
-  const where = after ? `WHERE (${key}) > (${params.join(', ')}) ` : '';
-  const limit = placeholder(after ? t.key.length + 1 : 1);
-  return `SELECT ${t.columns} FROM ${t.name} ${where}ORDER BY ${key} LIMIT ${limit}`;
+  if (after !== undefined) q = q.where((eb) => eb(eb.refTuple(...(t.key as [string, string])), '>', eb.tuple(...(after as [unknown, unknown]))));
+  for (const k of t.key) q = q.orderBy(k);
+  return q.limit(limit).compile();
 }
 
 /**
@@ -117,7 +118,7 @@ function rowBytes(r: Row): number {
  */
 export async function* exportChunks(
   read: PageReader,
-  placeholder: (n: number) => string,
+  dialect: SqlDialect,
   chunkRows: number,
   chunkBytes = CHUNK_BYTES,
 ): AsyncGenerator<StoreRow[]> {
@@ -126,7 +127,8 @@ export async function* exportChunks(
     let after: unknown[] | undefined;
     let limit = Math.min(chunkRows, FIRST_CHUNK_ROWS);
     for (;;) {
-      const rows = await read(pageSql(t, after !== undefined, placeholder), [...(after ?? []), limit]);
+      const page = pageQuery(dialect, t, after, limit);
+      const rows = await read(page.sql, page.parameters);
       if (rows.length === 0) break;
       yield rows.map((r) => t.toRow(r));
       if (rows.length < limit) break;

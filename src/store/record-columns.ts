@@ -65,9 +65,10 @@ export function recordOf(row: FieldRow): RecordBytes {
   return { etag: row.etag, layout: row.layout, body: typeof row.body === 'string' ? Buffer.from(row.body, 'utf8') : row.body, deflated: row.deflated };
 }
 
-const BYTE_COLUMNS = [RECORD_COLUMNS.etag, RECORD_COLUMNS.body, RECORD_COLUMNS.layout, RECORD_COLUMNS.deflated] as const;
-
 /** The columns of a record's bytes, in the order writes list them (recordValues) and exports read them. */
+export const BYTE_COLUMNS = [RECORD_COLUMNS.etag, RECORD_COLUMNS.body, RECORD_COLUMNS.layout, RECORD_COLUMNS.deflated] as const;
+
+/** BYTE_COLUMNS as a select or insert list. */
 export const RECORD_COLUMN_LIST = BYTE_COLUMNS.join(', ');
 
 /** The SET clause of an upsert that takes a record's new bytes. */
@@ -78,7 +79,7 @@ export function recordValues(r: RecordBytes): [string, Buffer | null, string | n
   return [r.etag, r.body, r.layout, r.deflated];
 }
 
-/** The bytes of an exported row that read RECORD_COLUMN_LIST: all of them, as stored. */
+/** The bytes of an exported row that read BYTE_COLUMNS: all of them, as stored. */
 export function recordOfColumns(r: Record<string, unknown>): RecordBytes & { body: Buffer } {
   const deflated = r[RECORD_COLUMNS.deflated];
   return {

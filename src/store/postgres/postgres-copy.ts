@@ -19,8 +19,8 @@ export async function* exportPostgresRows(pool: pg.Pool, chunkRows: number): Asy
   try {
     await guarded('exportRows', () => client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
     yield* exportChunks(
-      async (sql, params) => (await guarded('exportRows', () => client.query({ text: sql, values: params }))).rows,
-      (n) => `$${n}`,
+      async (sql, params) => (await guarded('exportRows', () => client.query({ text: sql, values: [...params] }))).rows,
+      'postgres',
       chunkRows,
     );
     await guarded('exportRows', () => client.query('COMMIT'));

@@ -322,7 +322,7 @@ export class SqliteStore implements Store {
           if (s === undefined) statements.set(sql, (s = reader.prepare(sql)));
           return s.all(...params) as Record<string, unknown>[];
         },
-        () => '?',
+        'sqlite',
         chunkRows,
       );
     } finally {
