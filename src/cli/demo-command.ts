@@ -10,7 +10,7 @@ import type { DemoOptions } from '../demo/index.js';
 import { createApiKey } from '../store/api-keys.js';
 import { fileStoreOf, filesDirOf, publicUrlOf } from '../app/file-stores.js';
 import { importFiles, type ImportSummary } from '../ingest/importer.js';
-import { defaultWorkers } from '../ingest/import-pool.js';
+import { defaultWorkers } from '../ingest/default-workers.js';
 import { openStore } from '../store/open-store.js';
 import { configFrom, withSettings } from './config-options.js';
 import { progressReporter } from './progress.js';

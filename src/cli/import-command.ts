@@ -1,7 +1,7 @@
 /** `compliance-read import FILE...`: validated NDJSON import. */
 import { Command } from 'commander';
 import { ImportStopped, importFiles, type ImportSummary } from '../ingest/importer.js';
-import { defaultWorkers } from '../ingest/import-pool.js';
+import { defaultWorkers } from '../ingest/default-workers.js';
 import { progressReporter } from './progress.js';
 import { useStore, withDbOption } from './store-option.js';
 import { loadConfig } from '../config/load-config.js';

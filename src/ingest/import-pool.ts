@@ -1,16 +1,10 @@
 /** The import's worker threads (a piscina pool): each chunk of lines comes back as a promise, awaited in order by the importer. */
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Upsert } from '../store/store.js';
 import type { LineResult } from './process-line.js';
 import type { PrepareTask } from './prepare-worker.js';
 import { asBuffer, transferList } from '../threads/owned-bytes.js';
-
-/** Workers by default: every core but the one the importer itself (reading, writing) uses. */
-export function defaultWorkers(): number {
-  return Math.max(1, availableParallelism() - 1);
-}
 
 /** Buffers arrive from a worker as plain Uint8Arrays; the store expects Buffers. */
 function asBufferOrNull(u8: Uint8Array | null): Buffer | null {

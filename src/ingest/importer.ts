@@ -6,7 +6,6 @@ import type { LineIssue } from './envelope.js';
 import { InputError, openInput, readLines, type Line } from './lines.js';
 import { RejectsWriter, rejectsPathFor } from './rejects.js';
 import { processLine, type LineResult } from './process-line.js';
-import { ImportPool } from './import-pool.js';
 
 /** The counts an import reports. */
 export interface ImportSummary {
@@ -73,7 +72,8 @@ export async function importFiles(store: Store, files: readonly string[], option
   const summary = emptySummary();
   const gzipLevel = options.gzipLevel === undefined ? 6 : options.gzipLevel;
   const workers = options.workers ?? 0;
-  const pool = workers > 0 ? new ImportPool(workers) : undefined;
+  // Loaded only by an import that uses workers: the pool's library is no part of a start-up.
+  const pool = workers > 0 ? new (await import('./import-pool.js')).ImportPool(workers) : undefined;
   const prepare: Prepare = pool ? (lines) => pool.prepare(lines, gzipLevel) : async (lines) => lines.map((l) => processLine(l, gzipLevel));
   try {
     for (const file of files) await importOne(store, file, options, summary, prepare);

@@ -6,7 +6,7 @@
  */
 import { apiKeyFromRow, type ApiKeyColumns } from './api-key-columns.js';
 import { BYTE_COLUMNS, recordOfColumns } from './record-columns.js';
-import { sqlBuilder, type SqlDialect } from './sql-builder.js';
+import type { SqlDialect } from './sql-builder.js';
 import type { StoreRow } from './store.js';
 
 type Row = Record<string, unknown>;
@@ -84,12 +84,14 @@ const EXPORT_TABLES: readonly ExportTable[] = [
   },
 ];
 
+type SqlBuilder = ReturnType<typeof import('./sql-builder.js').sqlBuilder>;
+
 /** Runs one page query of the source dialect and answers its rows. */
 export type PageReader = (sql: string, params: readonly unknown[]) => Promise<Row[]>;
 
 /** One keyset page of `limit` rows: the first when `after` is undefined, else strictly after that key. */
-function pageQuery(dialect: SqlDialect, t: ExportTable, after: readonly unknown[] | undefined, limit: number): { sql: string; parameters: readonly unknown[] } {
-  const from = sqlBuilder(dialect).selectFrom(t.name);
+function pageQuery(builder: SqlBuilder, t: ExportTable, after: readonly unknown[] | undefined, limit: number): { sql: string; parameters: readonly unknown[] } {
+  const from = builder.selectFrom(t.name);
   let q = t.columns === undefined ? from.selectAll() : from.select(t.columns);
   // A row-value comparison over the whole key is one range condition on the primary key index.
   if (after !== undefined) q = q.where((eb) => eb(eb.refTuple(...(t.key as [string, string])), '>', eb.tuple(...(after as [unknown, unknown]))));
@@ -123,11 +125,13 @@ export async function* exportChunks(
   chunkBytes = CHUNK_BYTES,
 ): AsyncGenerator<StoreRow[]> {
   if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new RangeError('chunkRows must be a positive whole number');
+  // Loaded here, not with the store: kysely's module would cost every start-up about 110 ms.
+  const builder = (await import('./sql-builder.js')).sqlBuilder(dialect);
   for (const t of EXPORT_TABLES) {
     let after: unknown[] | undefined;
     let limit = Math.min(chunkRows, FIRST_CHUNK_ROWS);
     for (;;) {
-      const page = pageQuery(dialect, t, after, limit);
+      const page = pageQuery(builder, t, after, limit);
       const rows = await read(page.sql, page.parameters);
       if (rows.length === 0) break;
       yield rows.map((r) => t.toRow(r));

@@ -9,9 +9,8 @@
  * and would be reference tables. No triggers, no exclusion constraints.
  */
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect, sql, type DatabaseIntrospector, type PostgresPool, type PostgresPoolClient, type TableMetadata } from 'kysely';
 import pg from 'pg';
-import { MIGRATION_TABLE, migrateToLatest } from '../schema-migrations.js';
+import { MIGRATION_TABLE } from '../schema-migrations.js';
 import { guarded } from './pg-errors.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
@@ -255,12 +254,8 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     await client.query('SET statement_timeout = 0');
     await adoptSchemaMigrations(client);
     const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
-    const kysely = new Kysely<unknown>({ dialect: new OwnSchemaDialect({ pool: oneClient(client) }, schema) });
-    try {
-      await migrateToLatest(kysely, POSTGRES_MIGRATIONS, async (db, text) => void (await sql.raw(text).execute(db)), schema);
-    } finally {
-      await kysely.destroy();
-    }
+    const { runPostgresMigrations } = await import('./kysely-migrations.js');
+    await runPostgresMigrations(client, schema, POSTGRES_MIGRATIONS);
     // Replicas race here too; the first secret wins and every replica reads that one.
     await client.query("INSERT INTO meta (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO NOTHING", [randomBytes(32)]);
   } catch (err) {
@@ -270,39 +265,6 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
   } finally {
     client.release(failure);
   }
-}
-
-/**
- * The migrator asks whether its tables exist through the dialect's introspector, whose stock query
- * lists every schema with `has_schema_privilege(name)`: a schema another session drops meanwhile
- * fails it (3F000). This one looks in the store's own schema only.
- */
-class OwnSchemaDialect extends PostgresDialect {
-  constructor(
-    config: ConstructorParameters<typeof PostgresDialect>[0],
-    private readonly schema: string,
-  ) {
-    super(config);
-  }
-
-  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    const schema = this.schema;
-    const getTables = async (): Promise<TableMetadata[]> => {
-      const r = await sql<{ name: string }>`SELECT tablename AS name FROM pg_catalog.pg_tables WHERE schemaname = ${schema}`.execute(db);
-      return r.rows.map((row) => ({ name: row.name, schema, isView: false, columns: [] }));
-    };
-    return {
-      getSchemas: async () => (await sql<{ name: string }>`SELECT nspname AS name FROM pg_catalog.pg_namespace WHERE nspname = ${schema}`.execute(db)).rows,
-      getTables,
-      getMetadata: async () => ({ tables: await getTables() }),
-    };
-  }
-}
-
-/** A pool of one connection that stays checked out: kysely runs the migration on it. */
-function oneClient(client: pg.PoolClient): PostgresPool {
-  const borrowed = { query: client.query.bind(client), release: () => undefined } as unknown as PostgresPoolClient;
-  return { connect: async () => borrowed, end: async () => undefined };
 }
 
 /** The version the schema at `url` is at, read on a connection of its own without migrating. */

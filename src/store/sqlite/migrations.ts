@@ -3,8 +3,7 @@
  * before it recorded their version in `PRAGMA user_version`; they are adopted on first open.
  */
 import type Database from 'better-sqlite3';
-import { Kysely, SqliteAdapter, SqliteDialect } from 'kysely';
-import { MIGRATION_TABLE, migrateToLatest, migrationName } from '../schema-migrations.js';
+import { MIGRATION_TABLE, migrationName } from '../schema-migrations.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
 export const SQLITE_MIGRATIONS: readonly string[] = [
@@ -157,33 +156,8 @@ export async function migrateSqlite(db: Database.Database): Promise<void> {
   adoptUserVersion(db);
   // A file at or past this build's version has nothing to apply (a newer one is left as it is).
   if (sqliteSchemaVersion(db) >= SQLITE_MIGRATIONS.length) return;
-  // The store keeps its connection: kysely gets one it cannot close. Its transaction begins
-  // immediate, so processes opening a new file together wait for the write lock instead of failing.
-  const database = { prepare: (text: string) => db.prepare(text === 'begin' ? 'BEGIN IMMEDIATE' : text), close: () => undefined };
-  const kysely = new Kysely<unknown>({ dialect: new TransactionalSqliteDialect({ database }) });
-  try {
-    // better-sqlite3 prepares one statement at a time; exec runs a migration's several, in kysely's transaction.
-    await migrateToLatest(kysely, SQLITE_MIGRATIONS, async (_, text) => void db.exec(text));
-  } finally {
-    await kysely.destroy();
-  }
-}
-
-/**
- * SQLite's DDL is transactional, but kysely's adapter says otherwise, and its Migrator then runs
- * migrations outside any transaction: a failure would leave half a version, and two processes
- * could both apply one. Saying so makes it run them in one transaction, begun immediate above.
- */
-class TransactionalSqliteAdapter extends SqliteAdapter {
-  override get supportsTransactionalDdl(): boolean {
-    return true;
-  }
-}
-
-class TransactionalSqliteDialect extends SqliteDialect {
-  override createAdapter(): SqliteAdapter {
-    return new TransactionalSqliteAdapter();
-  }
+  const { runSqliteMigrations } = await import('./kysely-migrations.js');
+  await runSqliteMigrations(db, SQLITE_MIGRATIONS);
 }
 
 /** Records the versions a file migrated by `user_version` reached as applied migrations. */
