@@ -5,7 +5,7 @@ import { recordKey } from '../contract/record-key.js';
 import { objectTypeBit } from '../store/execution-page-sql.js';
 import type { Upsert } from '../store/store.js';
 import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
-import { documentPlaces } from '../wire/json-splices.js';
+import { documentPlaces, type DocumentPlace } from '../wire/json-splices.js';
 import { layoutRecord } from '../wire/record-layout.js';
 import type { Envelope } from './envelope.js';
 
@@ -25,28 +25,20 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
   const body = env.recordBytes;
   const etag = contentHash(body);
   const version = (v: unknown): string | null => (typeof v === 'string' ? instantKey(v) : null);
+  // A customer or an alert: keyed by its id, versioned by its updatedAt.
+  const byId = (documents: DocumentPlace) => ({
+    project: r.cmsProjectId as string,
+    key: recordKey(r.id as string),
+    versionKey: version(r.updatedAt),
+    body,
+    etag,
+    ...layoutRecord(body, { documents, gzipLevel }),
+  });
   switch (env.kind) {
     case 'customer':
-      return {
-        kind: 'customer',
-        project: r.cmsProjectId as string,
-        key: recordKey(r.id as string),
-        versionKey: version(r.updatedAt),
-        isCompany: r.type === 'Company',
-        body,
-        etag,
-        ...layoutRecord(body, { documents: COMPANY_DOCUMENTS, gzipLevel }),
-      };
+      return { kind: 'customer', isCompany: r.type === 'Company', ...byId(COMPANY_DOCUMENTS) };
     case 'alert':
-      return {
-        kind: 'alert',
-        project: r.cmsProjectId as string,
-        key: recordKey(r.id as string),
-        versionKey: version(r.updatedAt),
-        body,
-        etag,
-        ...layoutRecord(body, { documents: ALERT_DOCUMENTS, gzipLevel }),
-      };
+      return { kind: 'alert', ...byId(ALERT_DOCUMENTS) };
     case 'execution': {
       const scenarios = (r.scenario_executions ?? []) as { scenarioId?: unknown; rules?: { object_type?: unknown }[] }[];
       let objectTypes = 0;
