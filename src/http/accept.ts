@@ -3,8 +3,7 @@ import Negotiator from 'negotiator';
 
 /**
  * `parse` answering from its last call when given the same header again: clients send the same
- * Accept and Accept-Encoding on every request, and each read asks for the encoding twice (what to
- * read, then how to send).
+ * Accept and Accept-Encoding on every request.
  */
 function keepingLast<T>(parse: (header: string) => T): (header: string) => T {
   let lastHeader: string | undefined;

@@ -125,7 +125,7 @@ export async function* exportChunks(
   chunkBytes = CHUNK_BYTES,
 ): AsyncGenerator<StoreRow[]> {
   if (!Number.isInteger(chunkRows) || chunkRows < 1) throw new RangeError('chunkRows must be a positive whole number');
-  // Loaded here, not with the store: kysely's module would cost every start-up about 110 ms.
+  // Loaded here, not with the store: a start-up need not load kysely's module (docs/architecture.md).
   const builder = (await import('./sql-builder.js')).sqlBuilder(dialect);
   for (const t of EXPORT_TABLES) {
     let after: unknown[] | undefined;

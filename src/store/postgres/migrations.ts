@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { MIGRATION_TABLE } from '../schema-migrations.js';
+import { CREATE_MIGRATION_TABLE, MIGRATION_TABLE } from '../schema-migrations.js';
 import { guarded } from './pg-errors.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
@@ -224,7 +224,7 @@ async function adoptSchemaMigrations(client: pg.ClientBase): Promise<void> {
     await client.query(`SELECT pg_advisory_xact_lock(${ADOPTION_LOCK_KEY})`);
     const now = await migrationTables(client);
     if (!now.k) {
-      await client.query(`CREATE TABLE ${MIGRATION_TABLE} (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)`);
+      await client.query(CREATE_MIGRATION_TABLE);
       await client.query(
         `INSERT INTO ${MIGRATION_TABLE} (name, timestamp)
          SELECT lpad(version::text, 4, '0'), to_char(applied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM schema_migrations`,

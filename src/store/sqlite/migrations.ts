@@ -3,7 +3,7 @@
  * before it recorded their version in `PRAGMA user_version`; they are adopted on first open.
  */
 import type Database from 'better-sqlite3';
-import { MIGRATION_TABLE, migrationName } from '../schema-migrations.js';
+import { CREATE_MIGRATION_TABLE, MIGRATION_TABLE, migrationName } from '../schema-migrations.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
 export const SQLITE_MIGRATIONS: readonly string[] = [
@@ -168,7 +168,7 @@ function adoptUserVersion(db: Database.Database): void {
   db.transaction(() => {
     if (!needed()) return;
     const version = db.pragma('user_version', { simple: true }) as number;
-    db.exec(`CREATE TABLE ${MIGRATION_TABLE} (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)`);
+    db.exec(CREATE_MIGRATION_TABLE);
     const insert = db.prepare(`INSERT INTO ${MIGRATION_TABLE} (name, timestamp) VALUES (?, ?)`);
     const now = new Date().toISOString();
     for (let v = 1; v <= version; v++) insert.run(migrationName(v), now);
