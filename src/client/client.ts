@@ -16,13 +16,16 @@ export type QueryOf<Q extends Record<string, QueryParameter>> = {
 /** Filters, order, page size and cursor of getCustomerScenarioExecutions. */
 export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScenarioExecutions.query>;
 
-/** One page of executions; `next` fetches the page the Link header (rel="next") names. */
-export interface ExecutionsPage {
-  items: Execution[];
+/** One page of a list: its items and how to reach the next (the Link header's rel="next"). */
+export interface Page<T> {
+  items: T[];
   /** Absolute URL of the next page; undefined on the last page. */
   nextUrl: string | undefined;
-  next: (() => Promise<ExecutionsPage>) | undefined;
+  next: (() => Promise<Page<T>>) | undefined;
 }
+
+/** One page of executions; `next` fetches the page the Link header (rel="next") names. */
+export type ExecutionsPage = Page<Execution>;
 
 /** How to reach the service. */
 export interface ClientOptions {
@@ -72,18 +75,19 @@ export function createClient(options: ClientOptions): ComplianceClient {
     return response;
   };
 
-  const executionsPage = async (url: string): Promise<ExecutionsPage> => {
+  /** The page at `url`: a JSON array, and the next page's URL from its Link header. */
+  const pageAt = async <T>(url: string): Promise<Page<T>> => {
     const response = await get(url);
-    const items = (await response.json()) as Execution[];
+    const items = (await response.json()) as T[];
     const link = nextLink(response.headers.get('link'));
     // The Link URL is path-absolute (it carries the base path), so it resolves against the origin.
     const nextUrl = link === undefined ? undefined : new URL(link, `${base}/`).href;
-    return { items, nextUrl, next: nextUrl === undefined ? undefined : () => executionsPage(nextUrl) };
+    return { items, nextUrl, next: nextUrl === undefined ? undefined : () => pageAt<T>(nextUrl) };
   };
 
   const executions = (customerId: string, query: ScenarioExecutionsQuery): Promise<ExecutionsPage> => {
     const op = OPERATIONS.getCustomerScenarioExecutions;
-    return executionsPage(base + pathOf(op, { customerId }) + searchOf(op, query));
+    return pageAt<Execution>(base + pathOf(op, { customerId }) + searchOf(op, query));
   };
 
   return {
@@ -92,18 +96,21 @@ export function createClient(options: ClientOptions): ComplianceClient {
       return (await response.json()) as CompanyDetails;
     },
     getCustomerScenarioExecutions: (customerId, query = {}) => executions(customerId, query),
-    async *iterateScenarioExecutions(customerId, query = {}) {
-      let page: ExecutionsPage | undefined = await executions(customerId, query);
-      while (page !== undefined) {
-        yield* page.items;
-        page = page.next === undefined ? undefined : await page.next();
-      }
-    },
+    iterateScenarioExecutions: (customerId, query = {}) => itemsOf(executions(customerId, query)),
     async getAlert(id) {
       const response = await get(base + pathOf(OPERATIONS.getAlert, { id }));
       return (await response.json()) as Alert;
     },
   };
+}
+
+/** Every item of a list, page after page, following the Link header to the last page. */
+export async function* itemsOf<T>(first: Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
+  let page: Page<T> | undefined = await first;
+  while (page !== undefined) {
+    yield* page.items;
+    page = page.next === undefined ? undefined : await page.next();
+  }
 }
 
 /** The operation's path with each `{name}` replaced by its encoded value. */

@@ -27,7 +27,7 @@ export interface Operation {
   summary: string;
   /** Path under the base path, OpenAPI style (`{id}`). */
   path: string;
-  scope: 'companies:read' | 'executions:read' | 'alerts:read';
+  scope: 'companies:read' | 'executions:read' | 'alerts:read' | 'changes:read';
   pathParameters: Record<string, { schema: TSchema; description: string }>;
   query: Record<string, QueryParameter>;
   response: TSchema;

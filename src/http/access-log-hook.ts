@@ -5,6 +5,18 @@ import { recordKey } from '../contract/record-key.js';
 import { REFUSED_RECORD_ID_CHARS } from '../access-log/access-log.js';
 import type { AccessLogWriter } from '../access-log/writer.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The lookup keys of the records a list or feed answer returned, for the access log. */
+    answerRecords?: readonly string[];
+  }
+}
+
+/** Names the records an answer returns (a list page, a feed page), so "who saw record X" finds this read too. */
+export function noteAnswerRecords(request: FastifyRequest, keys: readonly string[]): void {
+  request.answerRecords = keys;
+}
+
 /** The record a request asked for: the id, customerId or objectKey path parameter. */
 function recordOf(request: FastifyRequest): string | null {
   const params = (request.params ?? {}) as Record<string, string | undefined>;

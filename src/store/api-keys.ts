@@ -2,8 +2,8 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, Store } from './store.js';
 
-/** The scopes a key may carry, one per read operation. */
-export const SCOPES = ['companies:read', 'executions:read', 'alerts:read'] as const;
+/** The scopes a key may carry: one per kind of record read, and the change feed. */
+export const SCOPES = ['companies:read', 'executions:read', 'alerts:read', 'changes:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The shape of every key minted: a prefix, the key's id, then its secret. */
