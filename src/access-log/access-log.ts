@@ -20,10 +20,21 @@ export interface AccessLogEntry {
    * address it stands for, from `at` to at most a summary interval later; absent on every other entry.
    */
   count?: number;
+  /**
+   * The lookup keys of the records a list or feed answer returned (at most MAX_ANSWER_RECORDS,
+   * each at most ANSWER_RECORD_CHARS); absent when it returned none, and on every refused answer.
+   */
+  records?: string[];
 }
 
 /** Characters of the record id kept in the entry of a refused answer (status 400 and above). */
 export const REFUSED_RECORD_ID_CHARS = 128;
+
+/** Keys of returned records kept per entry: more than any page returns, so an entry stays bounded. */
+export const MAX_ANSWER_RECORDS = 1_000;
+
+/** Characters kept of each returned record's key (as of the record id asked for). */
+export const ANSWER_RECORD_CHARS = 512;
 
 /** Which entries to read back, newest last. */
 export interface AccessLogQuery {
@@ -41,7 +52,7 @@ export interface AccessLogBatch {
   lastAt: string;
   /** JSON array of the stored entries. */
   entries: string;
-  /** JSON array of the distinct record ids in the batch, for the per-record table's catch-up. */
+  /** JSON array of the distinct record ids in the batch (asked for or returned), for the per-record table's catch-up. */
   records: string;
 }
 

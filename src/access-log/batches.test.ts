@@ -8,18 +8,28 @@ const PAGE = 4;
 const at = (second: number): string => new Date(Date.UTC(2026, 2, 1, 0, 0, second)).toISOString();
 
 describe('gatherEntries', () => {
-  it('matches sorting every entry by time and batch order, for any batching, window, record and limit', async () => {
-    const entryArb = fc.record({ second: fc.integer({ min: 0, max: 40 }), record: fc.constantFrom('r1', 'r2', null) });
+  it('matches sorting every entry by time and batch order, for any batching, window, record (asked for or returned) and limit', async () => {
+    const entryArb = fc.record({ second: fc.integer({ min: 0, max: 40 }), record: fc.constantFrom('r1', 'r2', null), returned: fc.subarray(['r1', 'r2', 'r3']) });
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(entryArb, { minLength: 1, maxLength: 12 }), { maxLength: 30 }),
         fc.integer({ min: 1, max: 25 }),
         fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
         fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
-        fc.constantFrom('r1', 'r2', undefined),
+        fc.constantFrom('r1', 'r2', 'r3', undefined),
         async (batches, limit, since, until, recordId) => {
           const rows: (BatchRow & { all: AccessLogEntry[] })[] = batches.map((list, b) => {
-            const all = list.map((e, i): AccessLogEntry => ({ at: at(e.second), keyId: 'k', project: 'p', route: '/r', recordId: e.record, status: 200, requestId: `${b}-${i}`, client: 'c' }));
+            const all = list.map((e, i): AccessLogEntry => ({
+              at: at(e.second),
+              keyId: 'k',
+              project: 'p',
+              route: '/r',
+              recordId: e.record,
+              status: 200,
+              requestId: `${b}-${i}`,
+              client: 'c',
+              ...(e.returned.length > 0 ? { records: e.returned } : {}),
+            }));
             const [batch] = batchesOf(all);
             return { id: b + 1, project: 'p', first_at: batch!.firstAt, entries: batch!.entries, all };
           });
@@ -32,7 +42,7 @@ describe('gatherEntries', () => {
           };
           const expected = rows
             .flatMap((r) => r.all.map((e, position) => ({ e, batch: Number(r.id), position })))
-            .filter(({ e }) => (q.since === undefined || e.at >= q.since) && (q.until === undefined || e.at < q.until) && (recordId === undefined || e.recordId === recordId))
+            .filter(({ e }) => (q.since === undefined || e.at >= q.since) && (q.until === undefined || e.at < q.until) && (recordId === undefined || e.recordId === recordId || (e.records?.includes(recordId) ?? false)))
             .sort((x, y) => (x.e.at < y.e.at ? -1 : x.e.at > y.e.at ? 1 : x.batch - y.batch || x.position - y.position))
             .slice(0, limit)
             .map(({ e }) => e);

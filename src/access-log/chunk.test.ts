@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from './access-log.js';
-import { AccessLogChunk, type StoredEntry } from './chunk.js';
+import { AccessLogChunk, entryOf, type StoredEntry } from './chunk.js';
 import { storableText } from '../contract/storable-text.js';
 
 const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({
@@ -14,6 +14,8 @@ const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({
   status: fc.integer({ min: 100, max: 599 }),
   requestId: fc.string({ unit: 'grapheme', maxLength: 30 }),
   client: fc.constantFrom('127.0.0.1', '::1', ''),
+  // The keys a list answer returned, some shared with other entries' ids.
+  records: fc.option(fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom('r1', 'r3')), { maxLength: 6 }), { nil: undefined }),
 });
 
 describe('AccessLogChunk', () => {
@@ -30,10 +32,14 @@ describe('AccessLogChunk', () => {
           const own = entries.filter((e) => e.project === b.project);
           const stored = JSON.parse(b.entries) as StoredEntry[];
           const text = (v: string | null): string | null => (v === null ? null : storableText(v));
-          expect(stored).toEqual(own.map((e) => [e.at, e.keyId, e.route, text(e.recordId), e.status, text(e.requestId), e.client]));
+          const returned = (e: AccessLogEntry): string[] => (e.records ?? []).map(storableText);
+          expect(stored).toEqual(
+            own.map((e) => [e.at, e.keyId, e.route, text(e.recordId), e.status, text(e.requestId), e.client, ...(returned(e).length > 0 ? [returned(e)] : [])]),
+          );
+          expect(stored.map((s) => entryOf(s, b.project))).toEqual(own.map((e) => ({ ...e, recordId: text(e.recordId), requestId: text(e.requestId)!, records: returned(e).length > 0 ? returned(e) : undefined })));
           const times = own.map((e) => e.at).sort();
           expect([b.firstAt, b.lastAt]).toEqual([times[0], times.at(-1)]);
-          expect(JSON.parse(b.records)).toEqual([...new Set(own.flatMap((e) => (e.recordId === null ? [] : [storableText(e.recordId)])))]);
+          expect(JSON.parse(b.records)).toEqual([...new Set(own.flatMap((e) => [...(e.recordId === null ? [] : [storableText(e.recordId)]), ...returned(e)]))]);
         }
       }),
       { numRuns: 200 },
@@ -57,5 +63,34 @@ describe('AccessLogChunk', () => {
     expect(batch!.entries).not.toMatch(/\\u0000|\\ud[89a-f]/i);
     expect((JSON.parse(batch!.entries) as StoredEntry[])[0]).toEqual(['2026-03-01T10:00:00.000Z', null, '/r', 'a\ufffdb\ufffdc\ufffd😀', 400, 'r\ufffd', 'c']);
     expect(JSON.parse(batch!.records)).toEqual(['a\ufffdb\ufffdc\ufffd😀']);
+  });
+
+  it('stores a summary’s count and an answer’s returned records in slots told apart by type, each read back as it was', () => {
+    const chunk = new AccessLogChunk();
+    const base = { at: '2026-03-01T10:00:00.000Z', keyId: 'k', project: 'p', route: '/v1/r', recordId: null, requestId: '', client: 'c' };
+    chunk.add({ ...base, status: 429, count: 7 });
+    chunk.add({ ...base, status: 200, records: ['e-1', 'e-2'] });
+    chunk.add({ ...base, status: 200, count: 3, records: ['e-3'] });
+    chunk.add({ ...base, status: 200, records: [] });
+    const [batch] = chunk.batches();
+    const stored = JSON.parse(batch!.entries) as StoredEntry[];
+    expect(stored.map((s) => s.slice(7))).toEqual([[7], [['e-1', 'e-2']], [3, ['e-3']], []]);
+    expect(stored.map((s) => entryOf(s, 'p'))).toEqual([
+      { ...base, status: 429, count: 7 },
+      { ...base, status: 200, records: ['e-1', 'e-2'] },
+      { ...base, status: 200, count: 3, records: ['e-3'] },
+      { ...base, status: 200 },
+    ]);
+    expect(JSON.parse(batch!.records)).toEqual(['e-1', 'e-2', 'e-3']);
+  });
+
+  it('reads entries of a batch written before returned records were kept: seven slots, and a summary’s eighth', () => {
+    const old = '[["2026-03-01T10:00:00.000Z","k","/v1/alerts/:id","a-1",200,"r1","127.0.0.1"],["2026-03-01T10:00:01.000Z","k","/v1/alerts/:id",null,429,"","127.0.0.1",12]]';
+    const entries = (JSON.parse(old) as StoredEntry[]).map((s) => entryOf(s, 'p'));
+    expect(entries).toEqual([
+      { at: '2026-03-01T10:00:00.000Z', keyId: 'k', project: 'p', route: '/v1/alerts/:id', recordId: 'a-1', status: 200, requestId: 'r1', client: '127.0.0.1' },
+      { at: '2026-03-01T10:00:01.000Z', keyId: 'k', project: 'p', route: '/v1/alerts/:id', recordId: null, status: 429, requestId: '', client: '127.0.0.1', count: 12 },
+    ]);
+    expect(entries.map((e) => 'records' in e)).toEqual([false, false]);
   });
 });

@@ -7,8 +7,24 @@
 import { storableText } from '../contract/storable-text.js';
 import type { AccessLogBatch, AccessLogEntry } from './access-log.js';
 
-/** One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client], and a summary entry's count. */
-export type StoredEntry = [string, string | null, string, string | null, number, string, string, number?];
+/**
+ * One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client],
+ * then optional slots told apart by type, so batches written before any of them still read: a
+ * summary entry's count (a number), the keys of the records an answer returned (an array).
+ */
+export type StoredEntry = [string, string | null, string, string | null, number, string, string, ...(number | string[])[]];
+
+/** The entry a stored one stands for, in its batch's project. */
+export function entryOf(stored: StoredEntry, project: string): AccessLogEntry {
+  const [at, keyId, route, recordId, status, requestId, client] = stored;
+  const entry: AccessLogEntry = { at, keyId, project, route, recordId, status, requestId, client };
+  for (let i = 7; i < stored.length; i++) {
+    const extra = stored[i];
+    if (typeof extra === 'number') entry.count = extra;
+    else if (Array.isArray(extra)) entry.records = extra;
+  }
+  return entry;
+}
 
 /** Comma-separated JSON values in a growing buffer whose bytes live outside the JS heap. */
 class OffHeapList {
@@ -67,8 +83,13 @@ export class AccessLogChunk {
     const recordId = e.recordId === null ? null : storableText(e.recordId);
     const stored: StoredEntry = [e.at, e.keyId, storableText(e.route), recordId, e.status, storableText(e.requestId), storableText(e.client)];
     if (e.count !== undefined) stored.push(e.count);
-    part.entries.add(JSON.stringify(stored));
     if (recordId !== null) part.records.add(JSON.stringify(recordId));
+    if (e.records !== undefined && e.records.length > 0) {
+      const returned = e.records.map(storableText);
+      stored.push(returned);
+      for (const r of returned) part.records.add(JSON.stringify(r));
+    }
+    part.entries.add(JSON.stringify(stored));
     this.count++;
   }
 

@@ -30,9 +30,9 @@ export function accessLogCommand(): Command {
     .option('--project <project>', 'the project (cmsProjectId); required')
     .option('--since <date>', 'from this date or date-time (inclusive)')
     .option('--until <date>', 'before this date or date-time')
-    .option('--record <id>', 'only reads of this record (company, customer, alert or file id), with the attempts of no project on it (marked unattributed)')
+    .option('--record <id>', 'only reads of this record (company, customer, alert, file or execution id; asked for or returned in a list), with the attempts of no project on it (marked unattributed)')
     .option('--limit <n>', 'most entries printed', '10000')
-    .option('--json', 'one JSON object per line instead of a table')
+    .option('--json', 'one JSON object per line instead of a table, with the ids of the records each answer returned')
     .action(async (opts: { db?: string; project?: string; since?: string; until?: string; record?: string; limit: string; json?: boolean }, cmd: Command) => {
       if (opts.project === undefined) cmd.error("error: required option '--project <project>' not specified");
       const project = opts.project;
@@ -43,7 +43,7 @@ export function accessLogCommand(): Command {
         opts.record === undefined ? store.queryAccessLog(query) : recordEntries(store, { ...query, recordId: recordKey(opts.record) }),
       );
       if (opts.json) {
-        for (const e of entries) process.stdout.write(`${JSON.stringify(e)}\n`);
+        for (const e of entries) process.stdout.write(`${JSON.stringify(jsonOf(e))}\n`);
         return;
       }
       process.stdout.write(table(entries));
@@ -102,8 +102,15 @@ function pruneCommand(): Command {
     });
 }
 
+/** An entry as a JSON line: the records an answer returned follow their count, so a long list is still read at a glance. */
+function jsonOf(e: Listed): object {
+  const { records, ...rest } = e;
+  return records === undefined ? rest : { ...rest, recordCount: records.length, records };
+}
+
 function table(entries: readonly Listed[]): string {
-  const head = ['time', 'key', 'status', 'route', 'record', 'client', 'request id'];
+  // "returned": how many records a list or feed answer returned (their ids are in --json).
+  const head = ['time', 'key', 'status', 'route', 'record', 'returned', 'client', 'request id'];
   // Record ids, routes and clients come from requests: escaped, so none can forge a row.
   const rows = entries.map((e) => [
     e.at,
@@ -111,6 +118,7 @@ function table(entries: readonly Listed[]): string {
     e.count === undefined ? String(e.status) : `${e.status} x${e.count}`,
     printable(e.route),
     e.recordId === null ? '-' : printable(e.recordId),
+    e.records === undefined ? '-' : String(e.records.length),
     printable(e.client),
     printable(e.requestId),
   ]);

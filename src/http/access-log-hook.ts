@@ -2,7 +2,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
-import { REFUSED_RECORD_ID_CHARS } from '../access-log/access-log.js';
+import { ANSWER_RECORD_CHARS, MAX_ANSWER_RECORDS, REFUSED_RECORD_ID_CHARS, type AccessLogEntry } from '../access-log/access-log.js';
 import type { AccessLogWriter } from '../access-log/writer.js';
 
 declare module 'fastify' {
@@ -22,6 +22,16 @@ function recordOf(request: FastifyRequest): string | null {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   const id = params.id ?? params.customerId ?? params.objectKey;
   return id === undefined ? null : recordKey(id).slice(0, 512);
+}
+
+/**
+ * The keys of the records an answer returned, bounded: none for a refusal, nor for a HEAD answer
+ * (it sends no records); undefined when there are none.
+ */
+function returnedOf(request: FastifyRequest, status: number): string[] | undefined {
+  const keys = request.answerRecords;
+  if (keys === undefined || keys.length === 0 || status >= 400 || request.method === 'HEAD') return undefined;
+  return keys.slice(0, MAX_ANSWER_RECORDS).map((k) => (k.length > ANSWER_RECORD_CHARS ? k.slice(0, ANSWER_RECORD_CHARS) : k));
 }
 
 let lastMs = 0;
@@ -73,7 +83,7 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
     // A revoked or expired key is still known: its refusal belongs to the key's project.
     const key = request.apiKey ?? request.refusedKey;
     const recordId = recordOf(request);
-    const entry = {
+    const entry: AccessLogEntry = {
       at: isoNow(),
       keyId: key?.id ?? null,
       project: key?.project ?? request.accessProject ?? '',
@@ -84,6 +94,8 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
       requestId: request.id,
       client: request.ip ?? '',
     };
+    const returned = returnedOf(request, status);
+    if (returned !== undefined) entry.records = returned;
     // A spent budget's refusals are counted, one entry per key and address per interval.
     if (status === 429) writer.summarize(entry);
     else writer.append(entry);

@@ -5,6 +5,7 @@ import { instantKey, isDateTime } from '../../contract/index.js';
 import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import { recordKey } from '../../contract/record-key.js';
 import type { ExecutionFilter, ExecutionPosition } from '../../store/store.js';
+import { noteAnswerRecords } from '../access-log-hook.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
@@ -44,6 +45,8 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       hash.update(next);
       reply.header('link', `<${nextUrl(deps.basePath, customerId, params, next)}>; rel="next"`);
     }
+    // The customer stays the entry's record; the executions returned are named for "who saw execution X".
+    noteAnswerRecords(request, page.map((r) => recordKey(r.executionId)));
     await sendAnswer(request, reply, page, encoding, {
       etag: hash.digest('base64url').slice(0, 27),
       cacheControl: deps.cacheControl,
