@@ -2,19 +2,27 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from '../../src/access-log/access-log.js';
-import { alertLine, companyLine } from '../support/records.js';
+import { alertLine, companyLine, executionLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const A = 'proj-a';
 const B = 'proj-b';
 const C = '0B5C2A4E-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
 const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+/** A company with executions, read a page at a time. */
+const EXECUTIONS_OF = 'CE5C2A4E-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
+const EXECUTIONS = 12;
 let svc: TestService;
 let keyA: { key: string; id: string };
 let keyB: { key: string; id: string };
 
 beforeAll(async () => {
-  svc = await startTestService([companyLine(A, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), alertLine(A, ALERT, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')]);
+  svc = await startTestService([
+    companyLine(A, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'),
+    alertLine(A, ALERT, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'),
+    companyLine(A, EXECUTIONS_OF, 'c1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'),
+    ...Array.from({ length: EXECUTIONS }, (_, i) => executionLine(A, EXECUTIONS_OF, i)),
+  ]);
   keyA = await svc.key(A);
   keyB = await svc.key(B);
 });
@@ -67,6 +75,52 @@ describe('access log', () => {
     expect(got.length).toBeGreaterThanOrEqual(2);
     expect(await svc.store.queryAccessLog({ project: A, recordId: C.toLowerCase(), since: before, limit: 100 })).toHaveLength(got.length);
     expect(await svc.store.queryAccessLog({ project: A, recordId: C.toLowerCase(), until: before, limit: 100 })).toHaveLength(0);
+  });
+
+  it('records the executions a page returned, so a query for any of them finds the read, the next page’s under its own request', async () => {
+    const path = `/v1/customers/${EXECUTIONS_OF}/scenario-executions`;
+    const first = await get(`${path}?limit=5`, keyA.key, 'executions-1');
+    const firstIds = ((await first.json()) as { execution_id: string }[]).map((e) => e.execution_id);
+    expect(firstIds).toHaveLength(5);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link')!)![1]!;
+    const secondIds = ((await (await get(next, keyA.key, 'executions-2')).json()) as { execution_id: string }[]).map((e) => e.execution_id);
+    expect(secondIds).toHaveLength(5);
+    const route = '/v1/customers/:customerId/scenario-executions';
+    const [seen] = await entries(A, 1, firstIds[3]);
+    expect(seen).toEqual({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      keyId: keyA.id,
+      project: A,
+      route,
+      recordId: EXECUTIONS_OF.toLowerCase(), // the customer asked for stays the entry's record
+      status: 200,
+      requestId: 'executions-1',
+      client: '127.0.0.1',
+      records: firstIds,
+    });
+    expect((await entries(A, 1, secondIds[0])).map((e) => [e.requestId, e.records])).toEqual([['executions-2', secondIds]]);
+    // The customer's own reads include both pages.
+    expect((await entries(A, 2, EXECUTIONS_OF.toLowerCase())).filter((e) => e.route === route).map((e) => e.requestId)).toEqual(['executions-1', 'executions-2']);
+  });
+
+  it('stores no returned records for a refused list request, nor for a HEAD answer, which sends none', async () => {
+    const path = `/v1/customers/${EXECUTIONS_OF}/scenario-executions`;
+    await (await get(path, keyB.key, 'executions-other-project')).arrayBuffer(); // 404: not B's customer
+    await (await get(`${path}?cursor=forged`, keyA.key, 'executions-bad-cursor')).arrayBuffer(); // 400
+    const head = await fetch(`${svc.url}${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${keyA.key}`, 'x-request-id': 'executions-head' } });
+    expect(head.status).toBe(200);
+    await (await get(path, keyA.key, 'executions-after')).arrayBuffer(); // written after the others: once it is in, so are they
+    let log: AccessLogEntry[] = [];
+    for (let i = 0; i < 100 && !log.some((e) => e.requestId === 'executions-after'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      log = [...(await svc.store.queryAccessLog({ project: A, limit: 1000 })), ...(await svc.store.queryAccessLog({ project: B, limit: 1000 }))];
+    }
+    const byId = new Map(log.map((e) => [e.requestId, e]));
+    expect(byId.get('executions-other-project')).toMatchObject({ status: 404, recordId: EXECUTIONS_OF.toLowerCase() });
+    expect(byId.get('executions-bad-cursor')).toMatchObject({ status: 400 });
+    expect(byId.get('executions-head')).toMatchObject({ status: 200 });
+    for (const id of ['executions-other-project', 'executions-bad-cursor', 'executions-head']) expect(byId.get(id), id).not.toHaveProperty('records');
+    expect(byId.get('executions-after')?.records).toHaveLength(EXECUTIONS);
   });
 
   it('names the client of a request whose connection closed before its answer was logged', async () => {

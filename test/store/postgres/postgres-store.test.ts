@@ -307,6 +307,28 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
     expect((await store.queryAccessLog({ project: 'log-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-log-b-2']);
   });
 
+  it('finds a list answer’s access log entry by any record it returned, before the per-record table has caught up with its batch and after', async () => {
+    const returned = ['e-1', 'e-2', '7c0c4e44-4a43-4f0e-9d3f-0b8a8f0c7d11'];
+    await store.indexAccessLog(); // the other tests' batches out of the way
+    await store.appendAccessLog(batchesOf([{ ...accessLogEntry(1, 'customer-1', 'log-list'), records: returned }, accessLogEntry(2, 'e-2', 'log-list'), accessLogEntry(3, 'other', 'log-list')]));
+    expect((await store.pool.query("SELECT indexed FROM access_log_batches WHERE project = 'log-list'")).rows).toEqual([{ indexed: false }]); // scanned, not looked up
+    const found = async (recordId: string) => (await store.queryAccessLog({ project: 'log-list', recordId, limit: 100 })).map((e) => [e.requestId, e.records]);
+    const expected = {
+      'e-1': [['r-log-list-1', returned]],
+      'e-2': [
+        ['r-log-list-1', returned],
+        ['r-log-list-2', undefined],
+      ],
+      [returned[2]!]: [['r-log-list-1', returned]],
+      'customer-1': [['r-log-list-1', returned]],
+      'e-3': [],
+    };
+    for (const [id, want] of Object.entries(expected)) expect(await found(id), id).toEqual(want);
+    expect(await store.indexAccessLog()).toBe(1);
+    expect((await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project = 'log-list'")).rows[0]).toEqual({ n: 5 });
+    for (const [id, want] of Object.entries(expected)) expect(await found(id), id).toEqual(want);
+  });
+
   it('finds a record’s access log entries in every bucket of the per-record table', async () => {
     const R = '5d0c4e44-4a43-4f0e-9d3f-0b8a8f0c7d11';
     const n = 2 * BATCHES_PER_BUCKET + 10;

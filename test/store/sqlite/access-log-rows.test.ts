@@ -44,6 +44,32 @@ describe('the access log in batches', () => {
     writer.close();
   });
 
+  it('finds a list answer’s entry by any record it returned, before the index has caught up with its batch and after', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    const returned = ['e-1', 'e-2', R];
+    await store.appendAccessLog(batchesOf([{ ...entry(1, 'customer-1'), records: returned }, entry(2, 'e-2'), entry(3, 'other')]));
+    const writer = new Database(file);
+    expect(writer.prepare('SELECT indexed FROM access_log_batches').pluck().all()).toEqual([0]); // scanned, not looked up
+    const found = async (recordId: string) => (await store!.queryAccessLog({ project: 'proj-a', recordId, limit: 100 })).map((e) => [e.requestId, e.records]);
+    const expected = {
+      'e-1': [['r-proj-a-1', returned]],
+      'e-2': [
+        ['r-proj-a-1', returned],
+        ['r-proj-a-2', undefined],
+      ],
+      [R]: [['r-proj-a-1', returned]],
+      'customer-1': [['r-proj-a-1', returned]],
+      'e-3': [],
+    };
+    for (const [id, want] of Object.entries(expected)) expect(await found(id), id).toEqual(want);
+    expect(indexAccessLog(writer)).toBe(1);
+    expect(writer.prepare('SELECT record_id FROM access_log_records ORDER BY 1').pluck().all()).toEqual(['customer-1', 'e-1', 'e-2', 'other', R].sort());
+    for (const [id, want] of Object.entries(expected)) expect(await found(id), id).toEqual(want);
+    writer.close();
+  });
+
   it('prunes whole caught-up batches older than a cutoff with their per-record rows and emptied buckets, and nothing newer', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
