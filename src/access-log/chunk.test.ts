@@ -84,6 +84,20 @@ describe('AccessLogChunk', () => {
     expect(JSON.parse(batch!.records)).toEqual(['e-1', 'e-2', 'e-3']);
   });
 
+  it('replaces NUL and lone surrogates in returned keys, keeping a key that only spells an escape (a backslash then u0000)', () => {
+    const chunk = new AccessLogChunk();
+    const spelled = 'a\\u0000b';
+    const base = { at: '2026-03-01T10:00:00.000Z', keyId: 'k', project: 'p', route: '/v1/r', recordId: null, status: 200, requestId: 'r', client: 'c' };
+    chunk.add({ ...base, records: [spelled, 'tab\there'] });
+    chunk.add({ ...base, records: ['n\u0000ul', 'lone\ud800', 'pair😀', spelled] });
+    const [batch] = chunk.batches();
+    expect((JSON.parse(batch!.entries) as StoredEntry[]).map((s) => s[7])).toEqual([
+      [spelled, 'tab\there'],
+      ['n\ufffdul', 'lone\ufffd', 'pair😀', spelled],
+    ]);
+    expect(JSON.parse(batch!.records)).toEqual([spelled, 'tab\there', 'n\ufffdul', 'lone\ufffd', 'pair😀']);
+  });
+
   it('reads entries of a batch written before returned records were kept: seven slots, and a summary’s eighth', () => {
     const old = '[["2026-03-01T10:00:00.000Z","k","/v1/alerts/:id","a-1",200,"r1","127.0.0.1"],["2026-03-01T10:00:01.000Z","k","/v1/alerts/:id",null,429,"","127.0.0.1",12]]';
     const entries = (JSON.parse(old) as StoredEntry[]).map((s) => entryOf(s, 'p'));
