@@ -35,8 +35,9 @@ class OffHeapList {
     this.bytes = Buffer.allocUnsafeSlow(capacity);
   }
 
-  /** Appends one JSON value. */
-  add(json: string): void {
+  /** Appends one JSON value; returns the bytes it took. */
+  add(json: string): number {
+    const before = this.used;
     // Three UTF-8 bytes per UTF-16 unit at most, plus the comma.
     const need = this.used + 1 + 3 * json.length;
     if (need > this.bytes.length) {
@@ -46,6 +47,7 @@ class OffHeapList {
     }
     if (this.used > 0) this.bytes[this.used++] = 0x2c;
     this.used += this.bytes.write(json, this.used);
+    return this.used - before;
   }
 
   /** The values as a JSON array. */
@@ -69,6 +71,8 @@ export class AccessLogChunk {
   private readonly parts = new Map<string, ProjectPart>();
   /** Entries added. */
   count = 0;
+  /** Bytes of the encoded entries and record ids: a list answer's entry can be thousands of times a read's. */
+  bytes = 0;
 
   /** Encodes one entry into its project's part. */
   add(e: AccessLogEntry): void {
@@ -83,16 +87,16 @@ export class AccessLogChunk {
     const recordId = e.recordId === null ? null : storableText(e.recordId);
     const stored: StoredEntry = [e.at, e.keyId, storableText(e.route), recordId, e.status, storableText(e.requestId), storableText(e.client)];
     if (e.count !== undefined) stored.push(e.count);
-    if (recordId !== null) part.records.add(JSON.stringify(recordId));
+    if (recordId !== null) this.bytes += part.records.add(JSON.stringify(recordId));
     if (e.records === undefined || e.records.length === 0) {
-      part.entries.add(JSON.stringify(stored));
+      this.bytes += part.entries.add(JSON.stringify(stored));
     } else {
       // Serialized once, for the entry and (as comma-separated values) the batch's record ids.
       let returned = JSON.stringify(e.records);
       // JSON.stringify writes NUL and lone surrogates as \u escapes: one search of its output spares a test per key.
       if (returned.includes('\\u')) returned = JSON.stringify(e.records.map(storableText));
-      part.entries.add(`${JSON.stringify(stored).slice(0, -1)},${returned}]`);
-      part.records.add(returned.slice(1, -1));
+      this.bytes += part.entries.add(`${JSON.stringify(stored).slice(0, -1)},${returned}]`);
+      this.bytes += part.records.add(returned.slice(1, -1));
     }
     this.count++;
   }

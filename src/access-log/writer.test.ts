@@ -91,6 +91,20 @@ describe('AccessLogWriter', () => {
     expect(store.written).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-12', 'r-13', 'r-14', 'r-15']);
   });
 
+  it('closes a write at batchBytes and drops the oldest waiting writes past maxBufferedBytes: list answers’ entries are large', async () => {
+    const store = switchableLog();
+    store.up = true;
+    const writer = new AccessLogWriter(store, undefined, { batch: 500, flushMs: 60_000, batchBytes: 20_000, maxBufferedBytes: 60_000 });
+    const listed = (n: number): AccessLogEntry => ({ ...entry(n), records: Array.from({ length: 200 }, (_, i) => `exec-${String(i).padStart(4, '0')}`) });
+    // About 4.9 KB each (the keys in the entry and in the batch's record ids): a write closes every 5 entries, far below 500.
+    for (let i = 0; i < 5; i++) writer.append(listed(i)); // its write starts now
+    for (let i = 5; i < 30; i++) writer.append(listed(i)); // 5 writes more while it is written; room for 1 beside it
+    await writer.close();
+    expect(store.sizes).toEqual([5, 5]);
+    expect(writer.dropped).toBe(20);
+    expect(store.written).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-4', 'r-25', 'r-26', 'r-27', 'r-28', 'r-29']);
+  });
+
   it('retries a refused write when its timer fires, not with every request that follows', async () => {
     const store = switchableLog();
     const writer = new AccessLogWriter(store, undefined, { batch: 10, flushMs: 60_000 });

@@ -14,6 +14,10 @@ export interface AccessLogWriterOptions {
   batch?: number;
   /** Entries kept while the store cannot take them; past this the oldest waiting writes are dropped and counted (default 100,000). */
   maxBuffered?: number;
+  /** Encoded bytes per write: a write closes at `batch` entries or at this many bytes, whichever comes first (default 8 MiB). */
+  batchBytes?: number;
+  /** Encoded bytes kept while the store cannot take them, as `maxBuffered` (default 256 MiB): list answers' entries are large. */
+  maxBufferedBytes?: number;
   /** How often the counts of summarized answers are written, one entry per key and address (default 10 s). */
   summaryMs?: number;
 }
@@ -73,6 +77,10 @@ export class AccessLogWriter {
   dropped = 0;
   private readonly batchSize: number;
   private readonly maxBuffered: number;
+  private readonly batchBytes: number;
+  private readonly maxBufferedBytes: number;
+  /** Encoded bytes of the full chunks queued (the filling one not counted). */
+  private queuedBytes = 0;
   private readonly summary = new RefusalSummary();
   private readonly summaryMs: number;
   /** Answers counted into summary entries rather than written one by one. */
@@ -85,6 +93,8 @@ export class AccessLogWriter {
   ) {
     this.maxBuffered = options.maxBuffered ?? 100_000;
     this.batchSize = Math.min(options.batch ?? 500, this.maxBuffered);
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024 * 1024;
+    this.batchBytes = Math.min(options.batchBytes ?? 8 * 1024 * 1024, this.maxBufferedBytes);
     this.summaryMs = options.summaryMs ?? 10_000;
     this.timer = setInterval(() => {
       this.backingOff = false;
@@ -99,14 +109,16 @@ export class AccessLogWriter {
     const open = this.chunks[this.chunks.length - 1]!;
     open.add(entry);
     this.queued++;
-    if (open.count < this.batchSize) return;
+    if (open.count < this.batchSize && open.bytes < this.batchBytes) return;
     this.chunks.push(new AccessLogChunk());
+    this.queuedBytes += open.bytes;
     // The oldest full writes not already on their way to the store make room.
     const first = this.inFlight ? 1 : 0;
-    while (this.queued > this.maxBuffered && this.chunks.length - 1 > first) {
+    while ((this.queued > this.maxBuffered || this.queuedBytes > this.maxBufferedBytes) && this.chunks.length - 1 > first) {
       const [gone] = this.chunks.splice(first, 1);
       this.dropped += gone!.count;
       this.queued -= gone!.count;
+      this.queuedBytes -= gone!.bytes;
     }
     if (this.draining === undefined && !this.backingOff) void this.drainOnce(false);
   }
@@ -157,6 +169,7 @@ export class AccessLogWriter {
     for (;;) {
       if (this.chunks.length === 1) {
         if (!tail || this.chunks[0]!.count === 0) return;
+        this.queuedBytes += this.chunks[0]!.bytes;
         this.chunks.push(new AccessLogChunk());
         tail = false;
       }
@@ -166,6 +179,7 @@ export class AccessLogWriter {
         await this.store.appendAccessLog(chunk.batches());
         this.chunks.shift();
         this.queued -= chunk.count;
+        this.queuedBytes -= chunk.bytes;
       } catch (err) {
         // Kept for the next round: the store may be back by then.
         this.backingOff = true;
