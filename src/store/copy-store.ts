@@ -135,7 +135,8 @@ const UNSTORABLE_IN_JSON = /\\u(0000|d[89a-f])|[\0\p{Surrogate}]/iu;
 /** The batch's entries and record ids parsed and written again with storable text, as new entries are (AccessLogChunk). */
 function storableBatch(b: AccessLogBatch): AccessLogBatch {
   const text = (v: string | null): string | null => (v === null ? null : storableText(v));
-  const entries = (JSON.parse(b.entries) as StoredEntry[]).map(([at, keyId, route, recordId, status, requestId, client]): StoredEntry => [
+  // The optional slots after the seventh (a summary's count, an answer's returned records) are kept.
+  const entries = (JSON.parse(b.entries) as StoredEntry[]).map(([at, keyId, route, recordId, status, requestId, client, ...tail]): StoredEntry => [
     at,
     text(keyId),
     storableText(route),
@@ -143,6 +144,7 @@ function storableBatch(b: AccessLogBatch): AccessLogBatch {
     status,
     storableText(requestId),
     storableText(client),
+    ...tail.map((slot) => (Array.isArray(slot) ? slot.map(storableText) : slot)),
   ]);
   const records = [...new Set((JSON.parse(b.records) as string[]).map(storableText))];
   return { ...b, project: storableText(b.project), entries: JSON.stringify(entries), records: JSON.stringify(records) };
