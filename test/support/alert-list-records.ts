@@ -12,6 +12,7 @@ export interface ListedAlert {
     customerId: string;
     assignedTo: string | null;
     seen: boolean;
+    cmsProjectId: string;
   };
   createdMs: number;
   updatedMs: number;
