@@ -1,7 +1,7 @@
 /** The keyset page query of a project's alert list, shared by the SQL dialects. */
 import { ALL_FIELDS, type ReadFields } from '../wire/record-bytes.js';
 import type { PageQuery } from './execution-page-sql.js';
-import { BODY_AS_STORED, fieldsKey, recordOf, selectFields, SUMMARY_COLUMNS, type BodySelect, type FieldRow } from './record-columns.js';
+import { BODY_AS_STORED, BODY_AS_TEXT, fieldsKey, recordOf, selectFields, SUMMARY_COLUMNS, type BodySelect, type FieldRow } from './record-columns.js';
 import type { AlertFilter, AlertPosition, StoredAlertSummary } from './store.js';
 
 /** How a dialect writes the page query: placeholders, booleans, the body column. */
@@ -32,23 +32,30 @@ export function alertPageQuery(
   const sort = filter.sort === 'createdAt' ? 'a.created_key' : 'a.updated_key';
   const where = [`a.project = ${p(project)}`];
   const key: string[] = [filter.sort === 'createdAt' ? 'c' : 'u', filter.order === 'desc' ? 'd' : 'a', fieldsKey(fields)];
-  const flag = (name: string, on: boolean): void => void (on && key.push(name));
-  if (filter.customerKey !== undefined) where.push(`a.customer_key = ${p(filter.customerKey)}`);
-  flag('k', filter.customerKey !== undefined);
   const set = (column: string, name: string, values: readonly string[] | undefined): void => {
     if (values === undefined || values.length === 0) return;
     where.push(`a.${column} IN (${values.map((v) => p(v)).join(', ')})`);
     key.push(`${name}${values.length}`);
   };
+  if (filter.customerKey !== undefined) {
+    where.push(`a.customer_key = ${p(filter.customerKey)}`);
+    key.push('k');
+  }
   set('status', 's', filter.statuses);
   set('severity', 'v', filter.severities);
   set('category', 'g', filter.categories);
   set('alert_type', 't', filter.types);
-  if (filter.assignedTo === null) where.push('a.assigned_to IS NULL');
-  else if (filter.assignedTo !== undefined) where.push(`a.assigned_to = ${p(filter.assignedTo)}`);
-  flag(filter.assignedTo === null ? 'n' : 'w', filter.assignedTo !== undefined);
-  if (filter.seen !== undefined) where.push(`a.seen = ${p(dialect.bool(filter.seen))}`);
-  flag('e', filter.seen !== undefined);
+  if (filter.assignedTo === null) {
+    where.push('a.assigned_to IS NULL');
+    key.push('n');
+  } else if (filter.assignedTo !== undefined) {
+    where.push(`a.assigned_to = ${p(filter.assignedTo)}`);
+    key.push('w');
+  }
+  if (filter.seen !== undefined) {
+    where.push(`a.seen = ${p(dialect.bool(filter.seen))}`);
+    key.push('e');
+  }
   const bound = (column: string, cmp: string, value: string | undefined, name: string): void => {
     if (value === undefined) return;
     where.push(`a.${column} ${cmp} ${p(value)}`);
@@ -80,3 +87,5 @@ export function alertPageRow(r: AlertPageRow): StoredAlertSummary {
 
 /** SQLite's way of writing the page query. */
 export const SQLITE_ALERT_PAGE: AlertPageDialect = { placeholder: () => '?', bool: (b) => (b ? 1 : 0), bodyAs: BODY_AS_STORED };
+/** PostgreSQL's: numbered placeholders, booleans as they are, the body read as text (BODY_AS_TEXT). */
+export const POSTGRES_ALERT_PAGE: AlertPageDialect = { placeholder: (n) => `$${n}`, bool: (b) => b, bodyAs: BODY_AS_TEXT };

@@ -8,12 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/contract/alert.js';
 import { alertSummaryOf } from '../../src/contract/alert-summary.js';
 import { processLine } from '../../src/ingest/process-line.js';
-import { alertPageQuery, SQLITE_ALERT_PAGE, type AlertPageDialect } from '../../src/store/alert-page-sql.js';
+import { alertPageQuery, POSTGRES_ALERT_PAGE, SQLITE_ALERT_PAGE } from '../../src/store/alert-page-sql.js';
 import { ALERT_LISTING_COLUMNS } from '../../src/store/alert-listing-columns.js';
 import { BACKFILL_CHUNK_ROWS, BACKFILL_FLAG } from '../../src/store/alert-listing-backfill.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import type { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { BODY_AS_TEXT } from '../../src/store/record-columns.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { AlertFilter, AlertUpsert, Store, StoreRow } from '../../src/store/store.js';
@@ -22,7 +21,6 @@ import { adminQuery } from '../support/postgres-admin.js';
 import { listedAlert, listedAlertLine, LIST_CUSTOMERS, type ListedAlert } from '../support/alert-list-records.js';
 import { storeHarnesses, type Harness } from '../support/store-harness.js';
 
-const POSTGRES_PAGE: AlertPageDialect = { placeholder: (n) => `$${n}`, bool: (b) => b, bodyAs: BODY_AS_TEXT };
 const GZIP = fieldsFor('gzip');
 
 /** The store write of a listed alert, as the import prepares it; `gzipLevel` null stores no deflate pieces. */
@@ -39,7 +37,7 @@ async function plan(store: Store, filter: AlertFilter, after = false): Promise<s
     const q = alertPageQuery('p', filter, position, 51, SQLITE_ALERT_PAGE, GZIP);
     return ((store as SqliteStore).db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail);
   }
-  const q = alertPageQuery('p', filter, position, 51, POSTGRES_PAGE, GZIP);
+  const q = alertPageQuery('p', filter, position, 51, POSTGRES_ALERT_PAGE, GZIP);
   const client = await (store as PostgresStore).pool.connect();
   try {
     // The table is small: without this a sequential scan and a sort would be cheapest.

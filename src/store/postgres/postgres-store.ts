@@ -4,7 +4,7 @@ import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
-import { alertPageQuery, alertPageRow, type AlertPageDialect, type AlertPageRow } from '../alert-page-sql.js';
+import { alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertPageRow } from '../alert-page-sql.js';
 import type { AlertFilter, AlertPosition, StoredAlertSummary, ApiKeyRecord, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
@@ -34,8 +34,6 @@ const ALERT_READS = perFields(
     text: `SELECT alert_key AS k, ${selectFields(fields, undefined, BODY_AS_TEXT)} FROM alerts WHERE project = $1 AND alert_key = ANY($2::text[])`,
   }),
 );
-
-const POSTGRES_ALERT_PAGE: AlertPageDialect = { placeholder: (n) => `$${n}`, bool: (b) => b, bodyAs: BODY_AS_TEXT };
 
 /** Tuning of the pool; the URL's own parameters (sslmode, options, ...) still apply. */
 export interface PostgresStoreOptions {
@@ -148,7 +146,7 @@ export class PostgresStore implements Store {
 
   async listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields: ReadFields = ALL_FIELDS): Promise<StoredAlertSummary[]> {
     const q = alertPageQuery(project, filter, after, limit, POSTGRES_ALERT_PAGE, fields);
-    const r = await guarded('listAlerts', () => this.pool.query<AlertPageRow>({ name: `ccr_alerts_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await guarded('listAlerts', () => this.pool.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(alertPageRow);
   }
 
