@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/contract/alert.js';
 import { alertSummaryOf } from '../../src/contract/alert-summary.js';
+import { openApiDocument } from '../../src/http/openapi/openapi-document.js';
 import { processLine } from '../../src/ingest/process-line.js';
 import { listedAlert, listedAlertLine, LIST_CUSTOMERS, type ListedAlert } from '../support/alert-list-records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -218,6 +219,21 @@ describe('alert list', () => {
     const p = await list(`?${query}`);
     expect(p.status).toBe(400);
     expect(p.body).toMatchObject({ code: 'invalid_request', issues: [{ message: expect.stringMatching(message) }] });
+  });
+
+  it('is described in the OpenAPI document: its parameters, the Link header, and AlertSummary as a component', () => {
+    const doc = openApiDocument({ basePath: '/v1', version: 'test' }) as unknown as {
+      paths: Record<string, { get: { operationId: string; parameters: { name?: string }[]; responses: Record<string, { headers: object; content: Record<string, { schema: unknown }> }> } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const op = doc.paths['/alerts']!.get;
+    expect(op.operationId).toBe('listAlerts');
+    expect(op.parameters.map((p) => p.name)).toEqual(
+      ['status', 'severity', 'category', 'type', 'customerId', 'assignedTo', 'seen', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'sort', 'order', 'limit', 'cursor', 'If-None-Match'],
+    );
+    expect(op.responses['200']!.headers).toHaveProperty('Link');
+    expect(op.responses['200']!.content['application/json']!.schema).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/AlertSummary' } });
+    expect(doc.components.schemas).toHaveProperty('AlertSummary');
   });
 
   it('needs the alerts:read scope', async () => {
