@@ -4,7 +4,7 @@ import { reachableStores, STORES } from './test/support/stores.js';
 /** Suites that open the project's store (openTestStore, startTestService): they run once per store. */
 const STORE_SUITES = ['test/http/*.test.ts', 'test/hostile/*.test.ts', 'test/ingest/*.test.ts', 'test/client/*.test.ts'];
 /** Suites in those folders that choose their stores themselves, or need none: they run once. */
-const ONCE = ['test/http/{redis-rate-limiter,shutdown}.test.ts', 'test/ingest/{import-resume,prepare-worker}.test.ts'];
+const ONCE = ['test/http/{redis-rate-limiter,shutdown}.test.ts', 'test/ingest/{import-resume,prepare-worker,alert-listing-prepare}.test.ts'];
 /** Long soaks run apart, by `npm run test:soak` (vitest.soak.config.ts). */
 export const SOAKS = ['**/*.soak.test.ts'];
 

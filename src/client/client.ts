@@ -4,6 +4,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Alert, CompanyDetails, ErrorBody, Execution } from '../contract/index.js';
+import type { AlertSummary } from '../contract/alert-summary.js';
 import { OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
 
 /** The query of an operation: each parameter optional, a repeatable one also as an array. */
@@ -15,6 +16,9 @@ export type QueryOf<Q extends Record<string, QueryParameter>> = {
 
 /** Filters, order, page size and cursor of getCustomerScenarioExecutions. */
 export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScenarioExecutions.query>;
+
+/** Filters, sort, order, page size and cursor of listAlerts. */
+export type AlertsQuery = QueryOf<typeof OPERATIONS.listAlerts.query>;
 
 /** One page of a list: its items and how to reach the next (the Link header's rel="next"). */
 export interface Page<T> {
@@ -60,6 +64,10 @@ export interface ComplianceClient {
   /** Every execution matching `query`, page after page, following the Link header. */
   iterateScenarioExecutions(customerId: string, query?: ScenarioExecutionsQuery): AsyncGenerator<Execution, void, undefined>;
   getAlert(id: string): Promise<Alert>;
+  /** One page of the project's alert summaries. */
+  listAlerts(query?: AlertsQuery): Promise<Page<AlertSummary>>;
+  /** Every alert summary matching `query`, page after page, following the Link header. */
+  iterateAlerts(query?: AlertsQuery): AsyncGenerator<AlertSummary, void, undefined>;
 }
 
 /** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
@@ -90,6 +98,9 @@ export function createClient(options: ClientOptions): ComplianceClient {
     return pageAt<Execution>(base + pathOf(op, { customerId }) + searchOf(op, query));
   };
 
+  const alerts = (query: AlertsQuery): Promise<Page<AlertSummary>> =>
+    pageAt<AlertSummary>(base + OPERATIONS.listAlerts.path + searchOf(OPERATIONS.listAlerts, query));
+
   return {
     async getCompanyDetails(id) {
       const response = await get(base + pathOf(OPERATIONS.getCompanyDetails, { id }));
@@ -101,6 +112,8 @@ export function createClient(options: ClientOptions): ComplianceClient {
       const response = await get(base + pathOf(OPERATIONS.getAlert, { id }));
       return (await response.json()) as Alert;
     },
+    listAlerts: (query = {}) => alerts(query),
+    iterateAlerts: (query = {}) => itemsOf(alerts(query)),
   };
 }
 

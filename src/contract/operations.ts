@@ -5,7 +5,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Alert } from './alert.js';
 import { CompanyDetails } from './company.js';
-import { ExecutionStatus, RuleObjectType } from './enums.js';
+import { AlertSummary } from './alert-summary.js';
+import { AlertCategory, AlertSeverity, AlertStatus, AlertType, ExecutionStatus, RuleObjectType } from './enums.js';
 import { Execution } from './execution.js';
 import { StringEnum } from './string-enum.js';
 
@@ -98,6 +99,36 @@ export const OPERATIONS = {
     pathParameters: { id: { schema: Type.String({ format: 'uuid' }), description: 'alert identifier (uuid, either case)' } },
     query: {},
     response: Alert,
+  },
+  listAlerts: {
+    operationId: 'listAlerts',
+    summary: "List the project's alerts",
+    path: '/alerts',
+    scope: 'alerts:read',
+    pathParameters: {},
+    query: {
+      status: { schema: AlertStatus, repeatable: true, description: 'only alerts with this status (repeat for any of several)' },
+      severity: { schema: AlertSeverity, repeatable: true, description: 'only alerts with this severity (repeat for any of several)' },
+      category: { schema: AlertCategory, repeatable: true, description: 'only alerts of this category (repeat for any of several)' },
+      type: { schema: AlertType, repeatable: true, description: 'only alerts of this type (repeat for any of several)' },
+      customerId: { schema: Id, description: 'only alerts of this customer (uuids match in either case)' },
+      assignedTo: { schema: Id, description: 'only alerts assigned to this value; `none` for alerts assigned to no one' },
+      seen: { schema: StringEnum(['true', 'false'] as const), description: 'only alerts seen (true) or not seen (false)' },
+      createdFrom: { schema: InstantParameter, description: 'only alerts whose createdAt is at or after this instant' },
+      createdTo: { schema: InstantParameter, description: 'only alerts whose createdAt is before this instant' },
+      updatedFrom: { schema: InstantParameter, description: 'only alerts whose updatedAt is at or after this instant' },
+      updatedTo: { schema: InstantParameter, description: 'only alerts whose updatedAt is before this instant' },
+      sort: { schema: StringEnum(['updatedAt', 'createdAt'] as const), description: 'the instant the list is ordered by, ties by alert id (default updatedAt)' },
+      order: { schema: StringEnum(['desc', 'asc'] as const), description: 'sort direction (default desc: newest first)' },
+      limit: {
+        schema: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+        parse: 'integer',
+        description: `page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+      },
+      cursor: { schema: Type.String({ minLength: 1, maxLength: 4096 }), description: "opaque position from the previous page's Link header; only valid with the same filters, sort and order" },
+    },
+    response: Type.Array(AlertSummary),
+    headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), with the same filters; absent on the last page' } },
   },
 } as const satisfies Record<string, Operation>;
 

@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
-import type { ExecutionFilter, ExecutionPosition, Store, StoredExecution } from '../store/store.js';
+import type { AlertFilter, AlertPosition, ExecutionFilter, ExecutionPosition, Store, StoredAlertSummary, StoredExecution } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
 import { fieldsFor } from '../wire/render.js';
@@ -34,6 +34,8 @@ export interface ProjectReader {
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
+  /** A page of the project's alert summaries. */
+  listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<StoredAlertSummary[]>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -117,6 +119,7 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -18,6 +18,7 @@ import { errorHandler, JSON_CSP, toServiceError } from './errors.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { SETTINGS } from '../config/settings.js';
 import { alertRoute } from './routes/alerts.js';
+import { alertsListRoute } from './routes/alerts-list.js';
 import { companyDetailsRoute } from './routes/company-details.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
@@ -197,6 +198,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   companyDetailsRoute(routeDeps);
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
+  alertsListRoute(routeDeps);
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
   for (const plugin of deps.plugins ?? []) await plugin(app);
   await app.after();

@@ -3,6 +3,8 @@ import { hash } from 'node:crypto';
 import { instantKey } from '../contract/index.js';
 import { recordKey } from '../contract/record-key.js';
 import { objectTypeBit } from '../store/execution-page-sql.js';
+import type { Alert } from '../contract/alert.js';
+import { alertListingOf } from '../store/alert-listing.js';
 import type { Upsert } from '../store/store.js';
 import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
 import { documentPlaces, type DocumentPlace } from '../wire/json-splices.js';
@@ -38,7 +40,8 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
     case 'customer':
       return { kind: 'customer', isCompany: r.type === 'Company', ...byId(COMPANY_DOCUMENTS) };
     case 'alert':
-      return { kind: 'alert', ...byId(ALERT_DOCUMENTS) };
+      // Validated against the contract before it gets here, so it is an Alert.
+      return { kind: 'alert', ...byId(ALERT_DOCUMENTS), listing: alertListingOf(r as unknown as Alert, gzipLevel) };
     case 'execution': {
       const scenarios = (r.scenario_executions ?? []) as { scenarioId?: unknown; rules?: { object_type?: unknown }[] }[];
       let objectTypes = 0;

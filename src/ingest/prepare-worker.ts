@@ -13,7 +13,10 @@ export interface PrepareTask {
 export function transferables(results: readonly LineResult[]): ArrayBuffer[] {
   const bytes: (Buffer | null | undefined)[] = [];
   for (const r of results) {
-    if (r.kind === 'record') bytes.push(r.upsert.body, r.upsert.deflated);
+    if (r.kind === 'record') {
+      bytes.push(r.upsert.body, r.upsert.deflated);
+      if (r.upsert.kind === 'alert') bytes.push(r.upsert.listing.summary.body, r.upsert.listing.summary.deflated);
+    }
     else bytes.push(r.line);
   }
   return transferList(bytes);

@@ -45,6 +45,7 @@ function unstorableKeys(u: Upsert, record: Record<string, unknown>): LineIssue[]
   } else {
     check('/record/cmsProjectId', u.project);
     check('/record/id', u.key);
+    if (u.kind === 'alert') check('/record/assignedTo', u.listing.assignedTo);
   }
   return issues;
 }

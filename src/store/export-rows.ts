@@ -5,6 +5,8 @@
  * each store's access log catch-up rebuilds the per-record table of the batches copied.
  */
 import { apiKeyFromRow, type ApiKeyColumns } from './api-key-columns.js';
+import { ALERT_LISTING_COLUMNS, alertListingOfColumns } from './alert-listing-columns.js';
+import { listingOfStoredAlert } from './alert-listing-backfill.js';
 import { BYTE_COLUMNS, recordOfColumns } from './record-columns.js';
 import type { SqlDialect } from './sql-builder.js';
 import type { StoreRow } from './store.js';
@@ -41,13 +43,15 @@ const EXPORT_TABLES: readonly ExportTable[] = [
   {
     name: 'alerts',
     key: ['project', 'alert_key'],
-    columns: ['project', 'alert_key', 'version_key', ...BYTE_COLUMNS],
+    columns: ['project', 'alert_key', 'version_key', ...BYTE_COLUMNS, ...ALERT_LISTING_COLUMNS],
     toRow: (r) => ({
       kind: 'alert',
       project: r.project as string,
       key: r.alert_key as string,
       versionKey: r.version_key as string | null,
       ...recordOfColumns(r),
+      // A store opened read-only before its backfill ran: the listing is computed on the way.
+      listing: r.summary_etag === null ? listingOfStoredAlert(r.body as Buffer, r.gz) : alertListingOfColumns(r),
     }),
   },
   {

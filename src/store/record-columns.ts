@@ -8,6 +8,14 @@ import type { ByteField, ReadFields, RecordBytes } from '../wire/record-bytes.js
 /** The one mapping from a record's byte fields to their columns (the columns keep the names they were created with). */
 export const RECORD_COLUMNS: Readonly<Record<'etag' | ByteField, string>> = { etag: 'etag', body: 'body', layout: 'wire', deflated: 'gz' };
 
+/** The columns of an alert's summary bytes (the alert list answers them, src/store/alert-page-sql.ts). */
+export const SUMMARY_COLUMNS: Readonly<Record<'etag' | ByteField, string>> = {
+  etag: 'summary_etag',
+  body: 'summary_body',
+  layout: 'summary_wire',
+  deflated: 'summary_gz',
+};
+
 const FIELDS: readonly ByteField[] = ['layout', 'body', 'deflated'];
 
 /** How a dialect selects the body column. */
@@ -26,8 +34,8 @@ export const BODY_AS_TEXT: BodySelect = (column) => `convert_from(${column}, 'UT
  * The select list of `fields`, columns qualified by `alias` when given, each named for its field:
  * a field not asked for is read as NULL, never left out, so rows keep one shape.
  */
-export function selectFields(fields: ReadFields, alias?: string, bodyAs: BodySelect = BODY_AS_STORED): string {
-  const c = (field: 'etag' | ByteField): string => (alias === undefined ? RECORD_COLUMNS[field] : `${alias}.${RECORD_COLUMNS[field]}`);
+export function selectFields(fields: ReadFields, alias?: string, bodyAs: BodySelect = BODY_AS_STORED, columns = RECORD_COLUMNS): string {
+  const c = (field: 'etag' | ByteField): string => (alias === undefined ? columns[field] : `${alias}.${columns[field]}`);
   const list = [`${c('etag')} AS etag`];
   for (const field of FIELDS) {
     const value = field === 'body' ? bodyAs(c(field)) : c(field);

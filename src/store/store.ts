@@ -46,8 +46,60 @@ export interface CustomerUpsert extends UpsertBase {
   isCompany: boolean;
 }
 
+/** What the alert list filters and sorts an alert by, and the summary it answers: shaped at import. */
+export interface AlertListing {
+  status: string;
+  severity: string;
+  category: string;
+  type: string;
+  /** Lookup key of the alert's customerId (src/contract recordKey). */
+  customerKey: string;
+  assignedTo: string | null;
+  seen: boolean;
+  /** Instant keys of createdAt and updatedAt (src/contract instantKey). */
+  createdKey: string;
+  updatedKey: string;
+  /** The bytes of the alert's summary (src/contract alertSummaryOf), laid out like a record's. */
+  summary: RecordBytes & { body: Buffer };
+}
+
 export interface AlertUpsert extends UpsertBase {
   kind: 'alert';
+  listing: AlertListing;
+}
+
+/** The alert list's sort field. */
+export type AlertSort = 'updatedAt' | 'createdAt';
+
+/** Filters of the alert list, already validated and normalized (sets sorted, instants as keys). */
+export interface AlertFilter {
+  statuses?: readonly string[];
+  severities?: readonly string[];
+  categories?: readonly string[];
+  types?: readonly string[];
+  customerKey?: string;
+  /** null: only alerts assigned to no one. */
+  assignedTo?: string | null;
+  seen?: boolean;
+  /** Inclusive lower and exclusive upper bounds, as instant keys. */
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+  sort: AlertSort;
+  order: SortOrder;
+}
+
+/** Where an alert page starts: strictly after this position in the chosen sort and order. */
+export interface AlertPosition {
+  sortKey: string;
+  alertKey: string;
+}
+
+/** One alert of a list page: its summary's bytes as the read's fields asked, with its keyset position. */
+export interface StoredAlertSummary extends RecordBytes {
+  alertKey: string;
+  sortKey: string;
 }
 
 export interface ExecutionUpsert extends UpsertBase {
@@ -115,6 +167,8 @@ export interface Store extends AccessLogStore, AccessLogPruning {
     limit: number,
     fields?: ReadFields,
   ): Promise<StoredExecution[]>;
+  /** One page of alert summaries in keyset order; `fields` says which stored bytes of each summary a row carries. */
+  listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredAlertSummary[]>;
   /** Writes a batch atomically; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;
 

@@ -27,10 +27,14 @@ describe('transferList', () => {
 });
 
 describe('transferables', () => {
-  it('lists the body and gzip bytes of every record, each in an ArrayBuffer of its own', () => {
+  it('lists the body and gzip bytes of every record (and of an alert\'s summary), each in an ArrayBuffer of its own', () => {
     const results = [prepared(companyLine(P, C, F)), prepared(alertLine(P, ALERT, C, F)), prepared(executionLine(P, C, 1))];
     const list = transferables(results);
-    expect(list).toHaveLength(6);
+    expect(list).toHaveLength(8);
+    const alert = results[1]!;
+    if (alert.kind !== 'record' || alert.upsert.kind !== 'alert') throw new Error('expected an alert');
+    expect(list).toContain(alert.upsert.listing.summary.body.buffer);
+    expect(list).toContain(alert.upsert.listing.summary.deflated!.buffer);
     for (const r of results) {
       if (r.kind !== 'record') throw new Error('expected a record');
       expect(list).toContain(r.upsert.body.buffer);

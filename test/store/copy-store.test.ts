@@ -60,6 +60,9 @@ async function observe(store: Store, keys: string[]): Promise<unknown> {
       seen[`${p}/executions/${c}`] = await pages(store, p, k);
     }
     for (const a of [...ALERTS, 'cb5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d']) seen[`${p}/alert/${a}`] = await store.getAlert(p, recordKey(a));
+    // The alert list: its summaries and the columns it filters and sorts by came across too.
+    seen[`${p}/alert-list`] = await store.listAlerts(p, { sort: 'createdAt', order: 'asc' }, undefined, 100);
+    seen[`${p}/alert-list/filtered`] = await store.listAlerts(p, { sort: 'updatedAt', order: 'desc', statuses: ['Under Investigation'], seen: false, assignedTo: null, customerKey: recordKey(COMPANY) }, undefined, 100);
     seen[`${p}/access-log`] = await store.queryAccessLog({ project: p, limit: 100 });
     seen[`${p}/access-log/${COMPANY}`] = await store.queryAccessLog({ project: p, recordId: recordKey(COMPANY), limit: 100 });
   }
@@ -117,6 +120,8 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
   it('answers every read identically after SQLite → PostgreSQL → SQLite', async () => {
     const expected = await observe(source, keys);
     expect(expected).toMatchObject({ [`proj-a/known/${GHOST}`]: true, [`proj-a/company/${GHOST}`]: undefined });
+    expect((expected as Record<string, unknown[]>)['proj-a/alert-list']).toHaveLength(2);
+    expect((expected as Record<string, unknown[]>)['proj-a/alert-list/filtered']).toHaveLength(1);
     // Every filter finds something, so equal answers are not merely equally empty.
     for (const filter of FILTERS) {
       expect(await source.listExecutions('proj-a', recordKey(COMPANY), filter, undefined, 100)).not.toEqual([]);

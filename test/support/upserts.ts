@@ -1,6 +1,6 @@
 /** Hand-made store records (upserts) for the store's own tests, shaped as the importer would. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { AlertUpsert, CustomerUpsert, ExecutionUpsert } from '../../src/store/store.js';
+import type { AlertListing, AlertUpsert, CustomerUpsert, ExecutionUpsert } from '../../src/store/store.js';
 import type { RecordBytes } from '../../src/wire/record-bytes.js';
 import { layoutRecord } from '../../src/wire/record-layout.js';
 
@@ -18,9 +18,21 @@ export function customer(project: string, key: string, version: string | null, i
   return { kind: 'customer', project, key, versionKey: version, isCompany, ...stored({ key, version, isCompany, note }) };
 }
 
-/** An alert record. */
-export function alert(project: string, key: string, version: string | null, note = ''): AlertUpsert {
-  return { kind: 'alert', project, key, versionKey: version, ...stored({ key, version, note }) };
+/** An alert record, with a listing whose columns `listing` may set (its summary bytes are hand-made too). */
+export function alert(project: string, key: string, version: string | null, note = '', listing: Partial<Omit<AlertListing, 'summary'>> = {}): AlertUpsert {
+  const columns = {
+    status: 'Open',
+    severity: 'High',
+    category: 'Onboarding',
+    type: 'Fraud',
+    customerKey: 'customer-1',
+    assignedTo: null,
+    seen: false,
+    createdKey: version ?? '2024-01-01T00:00:00Z',
+    updatedKey: version ?? '2024-01-01T00:00:00Z',
+    ...listing,
+  };
+  return { kind: 'alert', project, key, versionKey: version, ...stored({ key, version, note }), listing: { ...columns, summary: stored({ key, summary: true, ...columns }) } };
 }
 
 /** An execution record of a customer. */

@@ -3,6 +3,8 @@
  * schemas, ERROR_CODES): nothing here restates a field, parameter or code, so the document
  * cannot drift from what the service validates and answers.
  */
+import type { Alert } from '../../contract/alert.js';
+import { alertSummaryOf } from '../../contract/alert-summary.js';
 import { fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
 import { SCOPES } from '../../store/api-keys.js';
@@ -40,6 +42,7 @@ const EXAMPLES: Readonly<Record<OperationName, () => unknown>> = {
   getCompanyDetails: fullCompany,
   getCustomerScenarioExecutions: () => [fullExecution()],
   getAlert: fullAlert,
+  listAlerts: () => [alertSummaryOf(fullAlert() as unknown as Alert)],
 };
 
 /** Generates the OpenAPI 3.1.0 document of the service. */
@@ -98,7 +101,7 @@ function readOperation(op: Operation, components: SchemaComponents, example: unk
   const paged = op.headers?.Link !== undefined;
   const description = [
     `Needs an API key with the \`${op.scope}\` scope.`,
-    paged ? 'Paged: while more executions remain, the `Link` header (rel="next") gives the next page with the same filters.' : '',
+    paged ? 'Paged: while more items remain, the `Link` header (rel="next") gives the next page with the same filters.' : '',
   ].filter((s) => s !== '').join(' ');
   return {
     operationId: op.operationId,

@@ -1,12 +1,12 @@
 /** GET /customers/:customerId/scenario-executions — filtered, keyset-paged execution history. */
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../../contract/error-codes.js';
-import { instantKey, isDateTime } from '../../contract/index.js';
 import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import { recordKey } from '../../contract/record-key.js';
 import type { ExecutionFilter, ExecutionPosition } from '../../store/store.js';
 import { noteAnswerRecords } from '../access-log-hook.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
+import { instantOf, nextPageUrl } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
@@ -43,7 +43,7 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       const last = page[page.length - 1]!;
       const next = encodeCursor(deps.secret, queryId, { sortKey: last.sortKey, executionId: last.executionId });
       hash.update(next);
-      reply.header('link', `<${nextUrl(deps.basePath, customerId, params, next)}>; rel="next"`);
+      reply.header('link', `<${nextPageUrl(`${deps.basePath}/customers/${encodeURIComponent(customerId)}/scenario-executions`, params, next)}>; rel="next"`);
     }
     // The customer stays the entry's record; the executions returned are named for "who saw execution X".
     noteAnswerRecords(request, page.map((r) => recordKey(r.executionId)));
@@ -66,26 +66,4 @@ function filterOf(params: Parameters): ExecutionFilter {
   if (q.from !== undefined) filter.from = instantOf('from', q.from as string);
   if (q.to !== undefined) filter.to = instantOf('to', q.to as string);
   return filter;
-}
-
-/** The sort key of a `from`/`to` value; a plain date means midnight UTC. */
-function instantOf(name: string, value: string): string {
-  const full = value.length === 10 ? `${value}T00:00:00Z` : value;
-  if (!isDateTime(full)) {
-    throw new ServiceError('invalid_request', 'the request has invalid parameters', [
-      { message: `${name}: not a real date and time, got ${JSON.stringify(value.slice(0, 100))}` },
-    ]);
-  }
-  return instantKey(full);
-}
-
-/** The next page's URL: the same filters and limit, plus the cursor. */
-function nextUrl(basePath: string, customerId: string, params: Parameters, cursor: string): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params.query)) {
-    if (name === 'cursor' || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) search.append(name, String(v));
-  }
-  search.append('cursor', cursor);
-  return `${basePath}/customers/${encodeURIComponent(customerId)}/scenario-executions?${search.toString()}`;
 }

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { BatchKeys, BatchPlan, PrevExecution, PrevState, PrevVersion } from './batch-plan.js';
 import { rowKey } from './batch-plan.js';
+import { ALERT_LISTING_COLUMN_LIST, ALERT_LISTING_COLUMNS, ALERT_LISTING_UPDATES, alertListingValues } from '../alert-listing-columns.js';
 import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
 
 /** Rows per statement, at most; also bounded by the protocol's 65535 parameters per statement. */
@@ -42,9 +43,10 @@ const INSERT_NAMED_CUSTOMERS: Bulk = {
 };
 
 const UPSERT_ALERTS: Bulk = {
-  head: `INSERT INTO alerts (project, alert_key, version_key, ${RECORD_COLUMN_LIST}) VALUES`,
-  columns: 7,
-  tail: `ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
+  head: `INSERT INTO alerts (project, alert_key, version_key, ${RECORD_COLUMN_LIST}, ${ALERT_LISTING_COLUMN_LIST}) VALUES`,
+  columns: 7 + ALERT_LISTING_COLUMNS.length,
+  tail: `ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES},
+    ${ALERT_LISTING_UPDATES}`,
 };
 
 const DELETE_SCENARIOS: Bulk = {
@@ -128,7 +130,7 @@ export async function writePlan(client: pg.PoolClient, plan: BatchPlan): Promise
     c.project, c.customerKey,
   ]);
   await bulk(client, UPSERT_ALERTS, plan.alerts, (a) => [
-    a.project, a.key, a.versionKey, ...recordValues(a),
+    a.project, a.key, a.versionKey, ...recordValues(a), ...alertListingValues(a.listing, (b) => b),
   ]);
   // The scenario index is keyed by sort key: rows of the replaced version go before the new ones come.
   const stale = plan.executions.flatMap(({ item, previous }) =>

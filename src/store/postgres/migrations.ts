@@ -183,6 +183,37 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   EXCEPTION WHEN others THEN NULL;
   END $$;
   `,
+  `
+  -- The alert list (alert-page-sql.ts): each alert's summary bytes and the columns it filters and
+  -- sorts by, written with the alert. Alerts stored before are filled by the backfill
+  -- (alert-listing-backfill.ts) the meta flag asks for. Each index is one range scan in its sort
+  -- order, the same as SQLite's; the small filter columns ride in it.
+  ALTER TABLE alerts
+    ADD COLUMN status       text COLLATE "C",
+    ADD COLUMN severity     text COLLATE "C",
+    ADD COLUMN category     text COLLATE "C",
+    ADD COLUMN alert_type   text COLLATE "C",
+    ADD COLUMN customer_key text COLLATE "C",
+    ADD COLUMN assigned_to  text COLLATE "C",
+    ADD COLUMN seen         boolean,
+    ADD COLUMN created_key  text COLLATE "C",
+    ADD COLUMN updated_key  text COLLATE "C",
+    ADD COLUMN summary_etag text,
+    ADD COLUMN summary_body bytea,
+    ADD COLUMN summary_wire text,
+    ADD COLUMN summary_gz   bytea;
+  ALTER TABLE alerts ALTER COLUMN summary_gz SET STORAGE EXTERNAL;
+  CREATE INDEX alerts_by_updated ON alerts
+    (project, updated_key, alert_key, status, severity, category, alert_type, seen, created_key, assigned_to);
+  CREATE INDEX alerts_by_created ON alerts
+    (project, created_key, alert_key, status, severity, category, alert_type, seen, updated_key, assigned_to);
+  CREATE INDEX alerts_by_customer ON alerts
+    (project, customer_key, updated_key, alert_key, status, severity, category, alert_type, seen, created_key, assigned_to);
+  CREATE INDEX alerts_by_customer_created ON alerts
+    (project, customer_key, created_key, alert_key, status, severity, category, alert_type, seen, updated_key, assigned_to);
+  INSERT INTO meta (key, value) SELECT 'alert_listing_backfill', decode('01', 'hex') WHERE EXISTS (SELECT 1 FROM alerts)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

@@ -4,11 +4,13 @@ import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
-import type { ApiKeyRecord, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
+import { alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertPageRow } from '../alert-page-sql.js';
+import type { AlertFilter, AlertPosition, StoredAlertSummary, ApiKeyRecord, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { migratePostgres } from './migrations.js';
+import { backfillAlertListings, type BackfillConnection } from '../alert-listing-backfill.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
 import { IndexFailureListeners, queryBatches, type BatchRow } from '../../access-log/batches.js';
@@ -63,11 +65,35 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   pool.on('error', () => undefined);
   try {
     await guarded('open', () => migratePostgres(pool));
+    await guarded('open', () => backfillAlertListings(postgresBackfill(pool)));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
   }
   return new PostgresStore(pool);
+}
+
+/** The backfill's statements on the pool, each chunk in a transaction of one connection. */
+function postgresBackfill(pool: pg.Pool): BackfillConnection {
+  return {
+    placeholder: (n) => `$${n}`,
+    bool: (b) => b,
+    query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
+    writeChunk: async (list) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        for (const w of list) await client.query(w.sql, w.params);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
 }
 
 /** The PostgreSQL adapter of the Store interface. */
@@ -116,6 +142,12 @@ export class PostgresStore implements Store {
     const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, fields, BODY_AS_TEXT);
     const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(pageRow);
+  }
+
+  async listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields: ReadFields = ALL_FIELDS): Promise<StoredAlertSummary[]> {
+    const q = alertPageQuery(project, filter, after, limit, POSTGRES_ALERT_PAGE, fields);
+    const r = await guarded('listAlerts', () => this.pool.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    return r.rows.map(alertPageRow);
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {

@@ -143,6 +143,34 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TABLE access_log_records;
   ALTER TABLE access_log_record_buckets RENAME TO access_log_records;
   `,
+  `
+  -- The alert list (alert-page-sql.ts): each alert's summary bytes and the columns it filters and
+  -- sorts by, written with the alert. Alerts stored before are filled by the backfill
+  -- (alert-listing-backfill.ts) the meta flag asks for. Each index is one range scan in its sort
+  -- order; the small filter columns ride in it so rows filtered out are never read.
+  ALTER TABLE alerts ADD COLUMN status TEXT;
+  ALTER TABLE alerts ADD COLUMN severity TEXT;
+  ALTER TABLE alerts ADD COLUMN category TEXT;
+  ALTER TABLE alerts ADD COLUMN alert_type TEXT;
+  ALTER TABLE alerts ADD COLUMN customer_key TEXT;
+  ALTER TABLE alerts ADD COLUMN assigned_to TEXT;
+  ALTER TABLE alerts ADD COLUMN seen INTEGER;
+  ALTER TABLE alerts ADD COLUMN created_key TEXT;
+  ALTER TABLE alerts ADD COLUMN updated_key TEXT;
+  ALTER TABLE alerts ADD COLUMN summary_etag TEXT;
+  ALTER TABLE alerts ADD COLUMN summary_body BLOB;
+  ALTER TABLE alerts ADD COLUMN summary_wire TEXT;
+  ALTER TABLE alerts ADD COLUMN summary_gz BLOB;
+  CREATE INDEX alerts_by_updated ON alerts
+    (project, updated_key, alert_key, status, severity, category, alert_type, seen, created_key, assigned_to);
+  CREATE INDEX alerts_by_created ON alerts
+    (project, created_key, alert_key, status, severity, category, alert_type, seen, updated_key, assigned_to);
+  CREATE INDEX alerts_by_customer ON alerts
+    (project, customer_key, updated_key, alert_key, status, severity, category, alert_type, seen, created_key, assigned_to);
+  CREATE INDEX alerts_by_customer_created ON alerts
+    (project, customer_key, created_key, alert_key, status, severity, category, alert_type, seen, updated_key, assigned_to);
+  INSERT OR REPLACE INTO meta (key, value) SELECT 'alert_listing_backfill', x'01' WHERE EXISTS (SELECT 1 FROM alerts);
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
+import { ALERT_LISTING_COLUMN_LIST, ALERT_LISTING_UPDATES, alertListingValues } from '../alert-listing-columns.js';
 import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
 import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 
@@ -33,13 +34,18 @@ export function ensureCustomer(stmt: Prepare, project: string, customerKey: stri
   stmt('INSERT OR IGNORE INTO customers (project, customer_key) VALUES (?, ?)').run(project, customerKey);
 }
 
-/** Writes an alert over the stored one. */
+/** Writes an alert, with its listing, over the stored one. */
 export function upsertAlert(stmt: Prepare, a: AlertUpsert): void {
   stmt(
-    `INSERT INTO alerts (project, alert_key, version_key, ${RECORD_COLUMN_LIST}) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
-  ).run(a.project, a.key, a.versionKey, ...recordValues(a));
+    `INSERT INTO alerts (project, alert_key, version_key, ${RECORD_COLUMN_LIST}, ${ALERT_LISTING_COLUMN_LIST})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, alert_key) DO UPDATE SET version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES},
+       ${ALERT_LISTING_UPDATES}`,
+  ).run(a.project, a.key, a.versionKey, ...recordValues(a), ...alertListingValues(a.listing, sqliteBool));
 }
+
+/** A boolean as SQLite stores it. */
+export const sqliteBool = (b: boolean): number => (b ? 1 : 0);
 
 /** Writes an execution over `previous`, moving its scenario index rows to the new sort key. */
 export function replaceExecution(stmt: Prepare, e: ExecutionUpsert, previous: StoredExecutionIndex | undefined): void {

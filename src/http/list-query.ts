@@ -1,0 +1,26 @@
+/** Pieces every keyset-paged list route shares: its instant bounds and the URL of its next page. */
+import { ServiceError } from '../contract/error-codes.js';
+import { instantKey, isDateTime } from '../contract/index.js';
+import type { Parameters } from './parameters.js';
+
+/** The instant key of a bound parameter (`name` is named when it is not a real instant); a plain date means midnight UTC. */
+export function instantOf(name: string, value: string): string {
+  const full = value.length === 10 ? `${value}T00:00:00Z` : value;
+  if (!isDateTime(full)) {
+    throw new ServiceError('invalid_request', 'the request has invalid parameters', [
+      { message: `${name}: not a real date and time, got ${JSON.stringify(value.slice(0, 100))}` },
+    ]);
+  }
+  return instantKey(full);
+}
+
+/** The next page's URL (`path` already under the base path and encoded): the same query values, plus the cursor. */
+export function nextPageUrl(path: string, params: Parameters, cursor: string): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params.query)) {
+    if (name === 'cursor' || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, String(v));
+  }
+  search.append('cursor', cursor);
+  return `${path}?${search.toString()}`;
+}

@@ -1,0 +1,89 @@
+/** GET /alerts — the project's alert summaries, filtered, sorted and keyset-paged. */
+import { createHash } from 'node:crypto';
+import { ServiceError } from '../../contract/error-codes.js';
+import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
+import { recordKey } from '../../contract/record-key.js';
+import type { AlertFilter, AlertPosition } from '../../store/store.js';
+import { noteAnswerRecords } from '../access-log-hook.js';
+import { pickEncoding } from '../accept.js';
+import { decodeCursor, encodeCursor } from '../cursors.js';
+import type { Parameters } from '../parameters.js';
+import { instantOf, nextPageUrl } from '../list-query.js';
+import { readRoute } from '../read-route.js';
+import { sendAnswer } from '../respond.js';
+import type { RouteDeps } from './send-record.js';
+
+const OP = OPERATIONS.listAlerts;
+/** The `assignedTo` value that asks for alerts assigned to no one. */
+export const UNASSIGNED = 'none';
+
+/** Registers the alert list operation. */
+export function alertsListRoute(deps: RouteDeps): void {
+  readRoute(deps.app, deps.access, deps.basePath, OP, async ({ request, reply, reader, params }) => {
+    const filter = filterOf(params);
+    const limit = (params.query.limit as number | undefined) ?? DEFAULT_PAGE_SIZE;
+    // The cursor is bound to the operation, the project, the filters, the sort and the order.
+    const queryId = JSON.stringify(['alerts', reader.project, filter]);
+    let after: AlertPosition | undefined;
+    const cursor = params.query.cursor as string | undefined;
+    if (cursor !== undefined) {
+      const pos = decodeCursor(deps.secret, queryId, cursor);
+      if (pos === undefined) {
+        throw new ServiceError('invalid_request', 'the request has invalid parameters', [
+          { message: 'cursor: not valid for this query (altered, or issued with other filters, sort or order, or for another project)' },
+        ]);
+      }
+      after = { sortKey: pos.sortKey, alertKey: pos.executionId };
+    }
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    const rows = await reader.listAlerts(filter, after, limit + 1, encoding);
+    const page = rows.slice(0, limit);
+    noteAnswerRecords(
+      request,
+      page.map((r) => r.alertKey),
+    );
+    const hash = createHash('sha256');
+    for (const r of page) hash.update(r.etag).update('\n');
+    if (rows.length > limit) {
+      const last = page[page.length - 1]!;
+      // The executions cursor's codec: its second member holds the alert key here.
+      const next = encodeCursor(deps.secret, queryId, { sortKey: last.sortKey, executionId: last.alertKey });
+      hash.update(next);
+      reply.header('link', `<${nextPageUrl(`${deps.basePath}/alerts`, params, next)}>; rel="next"`);
+    }
+    await sendAnswer(request, reply, page, encoding, {
+      etag: hash.digest('base64url').slice(0, 27),
+      cacheControl: deps.cacheControl,
+      charge: reader.charge,
+    });
+  });
+}
+
+/** The store filter of validated query values: sets deduplicated and sorted, instants as keys, the customer by its lookup key. */
+function filterOf(params: Parameters): AlertFilter {
+  const q = params.query;
+  const filter: AlertFilter = {
+    sort: (q.sort as 'updatedAt' | 'createdAt' | undefined) ?? 'updatedAt',
+    order: (q.order as 'asc' | 'desc' | undefined) ?? 'desc',
+  };
+  const set = (name: string): string[] | undefined => {
+    const values = q[name] as string[] | undefined;
+    return values === undefined || values.length === 0 ? undefined : [...new Set(values)].sort();
+  };
+  const statuses = set('status');
+  const severities = set('severity');
+  const categories = set('category');
+  const types = set('type');
+  if (statuses !== undefined) filter.statuses = statuses;
+  if (severities !== undefined) filter.severities = severities;
+  if (categories !== undefined) filter.categories = categories;
+  if (types !== undefined) filter.types = types;
+  if (q.customerId !== undefined) filter.customerKey = recordKey(q.customerId as string);
+  if (q.assignedTo !== undefined) filter.assignedTo = q.assignedTo === UNASSIGNED ? null : (q.assignedTo as string);
+  if (q.seen !== undefined) filter.seen = q.seen === 'true';
+  if (q.createdFrom !== undefined) filter.createdFrom = instantOf('createdFrom', q.createdFrom as string);
+  if (q.createdTo !== undefined) filter.createdTo = instantOf('createdTo', q.createdTo as string);
+  if (q.updatedFrom !== undefined) filter.updatedFrom = instantOf('updatedFrom', q.updatedFrom as string);
+  if (q.updatedTo !== undefined) filter.updatedTo = instantOf('updatedTo', q.updatedTo as string);
+  return filter;
+}

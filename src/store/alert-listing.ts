@@ -1,0 +1,31 @@
+/**
+ * An alert's listing: the columns the alert list filters and sorts by and its summary's bytes,
+ * computed once from the record (at import, and by the backfill of alerts stored before).
+ */
+import { hash } from 'node:crypto';
+import type { Alert } from '../contract/alert.js';
+import { alertSummaryOf } from '../contract/alert-summary.js';
+import { instantKey } from '../contract/index.js';
+import { recordKey } from '../contract/record-key.js';
+import { ownedCopy } from '../threads/owned-bytes.js';
+import { layoutRecord } from '../wire/record-layout.js';
+import type { AlertListing } from './store.js';
+
+/** The listing of a valid alert record; `gzipLevel` null stores no deflate pieces of the summary. */
+export function alertListingOf(alert: Alert, gzipLevel: number | null): AlertListing {
+  // Owned memory: an import worker transfers these bytes rather than copying them.
+  const body = ownedCopy(Buffer.from(JSON.stringify(alertSummaryOf(alert)), 'utf8'));
+  return {
+    status: alert.status,
+    severity: alert.severity,
+    category: alert.category,
+    type: alert.type,
+    customerKey: recordKey(alert.customerId),
+    assignedTo: alert.assignedTo,
+    seen: alert.seen,
+    createdKey: instantKey(alert.createdAt),
+    updatedKey: instantKey(alert.updatedAt),
+    // The same content hash as a record's etag (src/ingest contentHash).
+    summary: { etag: hash('sha256', body, 'base64url').slice(0, 27), body, ...layoutRecord(body, { documents: null, gzipLevel }) },
+  };
+}

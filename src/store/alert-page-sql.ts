@@ -1,0 +1,91 @@
+/** The keyset page query of a project's alert list, shared by the SQL dialects. */
+import { ALL_FIELDS, type ReadFields } from '../wire/record-bytes.js';
+import type { PageQuery } from './execution-page-sql.js';
+import { BODY_AS_STORED, BODY_AS_TEXT, fieldsKey, recordOf, selectFields, SUMMARY_COLUMNS, type BodySelect, type FieldRow } from './record-columns.js';
+import type { AlertFilter, AlertPosition, StoredAlertSummary } from './store.js';
+
+/** How a dialect writes the page query: placeholders, booleans, the body column. */
+export interface AlertPageDialect {
+  placeholder: (n: number) => string;
+  bool: (b: boolean) => unknown;
+  bodyAs: BodySelect;
+}
+
+/**
+ * One range scan over the sort's index (alerts_by_updated, alerts_by_created, or a customer's
+ * when customerId is given), starting strictly after `after`; the filter columns are in each
+ * index, so rows filtered out are skipped there. Rows carry the summary bytes `fields` asks for.
+ */
+export function alertPageQuery(
+  project: string,
+  filter: AlertFilter,
+  after: AlertPosition | undefined,
+  limit: number,
+  dialect: AlertPageDialect,
+  fields: ReadFields = ALL_FIELDS,
+): PageQuery {
+  const params: unknown[] = [];
+  const p = (value: unknown): string => {
+    params.push(value);
+    return dialect.placeholder(params.length);
+  };
+  const sort = filter.sort === 'createdAt' ? 'a.created_key' : 'a.updated_key';
+  const where = [`a.project = ${p(project)}`];
+  const key: string[] = [filter.sort === 'createdAt' ? 'c' : 'u', filter.order === 'desc' ? 'd' : 'a', fieldsKey(fields)];
+  const set = (column: string, name: string, values: readonly string[] | undefined): void => {
+    if (values === undefined || values.length === 0) return;
+    where.push(`a.${column} IN (${values.map((v) => p(v)).join(', ')})`);
+    key.push(`${name}${values.length}`);
+  };
+  if (filter.customerKey !== undefined) {
+    where.push(`a.customer_key = ${p(filter.customerKey)}`);
+    key.push('k');
+  }
+  set('status', 's', filter.statuses);
+  set('severity', 'v', filter.severities);
+  set('category', 'g', filter.categories);
+  set('alert_type', 't', filter.types);
+  if (filter.assignedTo === null) {
+    where.push('a.assigned_to IS NULL');
+    key.push('n');
+  } else if (filter.assignedTo !== undefined) {
+    where.push(`a.assigned_to = ${p(filter.assignedTo)}`);
+    key.push('w');
+  }
+  if (filter.seen !== undefined) {
+    where.push(`a.seen = ${p(dialect.bool(filter.seen))}`);
+    key.push('e');
+  }
+  const bound = (column: string, cmp: string, value: string | undefined, name: string): void => {
+    if (value === undefined) return;
+    where.push(`a.${column} ${cmp} ${p(value)}`);
+    key.push(name);
+  };
+  bound('created_key', '>=', filter.createdFrom, 'cf');
+  bound('created_key', '<', filter.createdTo, 'ct');
+  bound('updated_key', '>=', filter.updatedFrom, 'uf');
+  bound('updated_key', '<', filter.updatedTo, 'ut');
+  if (after !== undefined) {
+    const cmp = filter.order === 'desc' ? '<' : '>';
+    where.push(`(${sort}, a.alert_key) ${cmp} (${p(after.sortKey)}, ${p(after.alertKey)})`);
+    key.push('x');
+  }
+  const dir = filter.order === 'desc' ? 'DESC' : 'ASC';
+  const sql =
+    `SELECT a.alert_key, ${sort} AS sort_key, ${selectFields(fields, 'a', dialect.bodyAs, SUMMARY_COLUMNS)} FROM alerts a ` +
+    `WHERE ${where.join(' AND ')} ORDER BY ${sort} ${dir}, a.alert_key ${dir} LIMIT ${p(limit)}`;
+  return { statementKey: key.join(''), sql, params };
+}
+
+/** A row of the alert page query as the drivers return it. */
+export type AlertPageRow = FieldRow & { alert_key: string; sort_key: string };
+
+/** The store's shape of an alert page row. */
+export function alertPageRow(r: AlertPageRow): StoredAlertSummary {
+  return { alertKey: r.alert_key, sortKey: r.sort_key, ...recordOf(r) };
+}
+
+/** SQLite's way of writing the page query. */
+export const SQLITE_ALERT_PAGE: AlertPageDialect = { placeholder: () => '?', bool: (b) => (b ? 1 : 0), bodyAs: BODY_AS_STORED };
+/** PostgreSQL's: numbered placeholders, booleans as they are, the body read as text (BODY_AS_TEXT). */
+export const POSTGRES_ALERT_PAGE: AlertPageDialect = { placeholder: (n) => `$${n}`, bool: (b) => b, bodyAs: BODY_AS_TEXT };
