@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
-import type { ExecutionFilter, ExecutionPosition, Store, StoredExecution } from '../store/store.js';
+import type { CompanyFilter, CompanyPosition, ExecutionFilter, ExecutionPosition, Store, StoredCompany, StoredExecution } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
 import { fieldsFor } from '../wire/render.js';
@@ -34,6 +34,7 @@ export interface ProjectReader {
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
+  listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<StoredCompany[]>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -117,6 +118,7 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

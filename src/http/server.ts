@@ -19,6 +19,7 @@ import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { SETTINGS } from '../config/settings.js';
 import { alertRoute } from './routes/alerts.js';
 import { companyDetailsRoute } from './routes/company-details.js';
+import { companiesListRoute } from './routes/companies-list.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
@@ -195,6 +196,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     secret,
   };
   companyDetailsRoute(routeDeps);
+  companiesListRoute(routeDeps);
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);

@@ -15,6 +15,10 @@ function revive(result: LineResult): LineResult {
   if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line) };
   const u = result.upsert;
   const upsert = { ...u, body: asBuffer(u.body), deflated: asBufferOrNull(u.deflated) } as Upsert;
+  if (upsert.kind === 'customer' && upsert.company) {
+    const s = upsert.company.summary;
+    upsert.company = { ...upsert.company, summary: { ...s, body: asBuffer(s.body), deflated: asBufferOrNull(s.deflated) } };
+  }
   return { ...result, upsert };
 }
 

@@ -4,6 +4,8 @@ import { instantKey } from '../contract/index.js';
 import { recordKey } from '../contract/record-key.js';
 import { objectTypeBit } from '../store/execution-page-sql.js';
 import type { Upsert } from '../store/store.js';
+import { companyListingOf } from '../store/company-listing.js';
+import type { CompanyDetails } from '../contract/company.js';
 import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
 import { documentPlaces, type DocumentPlace } from '../wire/json-splices.js';
 import { layoutRecord } from '../wire/record-layout.js';
@@ -35,8 +37,12 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
     ...layoutRecord(body, { documents, gzipLevel }),
   });
   switch (env.kind) {
-    case 'customer':
-      return { kind: 'customer', isCompany: r.type === 'Company', ...byId(COMPANY_DOCUMENTS) };
+    case 'customer': {
+      const isCompany = r.type === 'Company';
+      // The company list's row is shaped here too, in the import's worker, never at read time.
+      const company = isCompany ? companyListingOf(r as unknown as CompanyDetails, gzipLevel) : null;
+      return { kind: 'customer', isCompany, company, ...byId(COMPANY_DOCUMENTS) };
+    }
     case 'alert':
       return { kind: 'alert', ...byId(ALERT_DOCUMENTS) };
     case 'execution': {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
-import type { ApiKeyRecord, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
+import type { ApiKeyRecord, CompanyFilter, CompanyPosition, StoredCompany, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -16,6 +16,8 @@ import { CatchUpSchedule, countPostgresAccessLogBefore, indexPostgresAccessLog, 
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
+import { companyPageQuery, companyPageRow, POSTGRES_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
+import { backfillPostgresCompanies } from './company-backfill-sql.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
 const COMPANY_READS = perFields(
@@ -63,6 +65,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   pool.on('error', () => undefined);
   try {
     await guarded('open', () => migratePostgres(pool));
+    await guarded('open', () => backfillPostgresCompanies(pool));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
@@ -116,6 +119,19 @@ export class PostgresStore implements Store {
     const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, fields, BODY_AS_TEXT);
     const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(pageRow);
+  }
+
+  async listCompanies(
+    project: string,
+    filter: CompanyFilter,
+    after: CompanyPosition | undefined,
+    limit: number,
+    fields: ReadFields = ALL_FIELDS,
+  ): Promise<StoredCompany[]> {
+    const q = companyPageQuery(POSTGRES_COMPANIES, project, filter, after, limit, fields);
+    if (q === undefined) return [];
+    const r = await guarded('listCompanies', () => this.pool.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    return r.rows.map(companyPageRow);
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {

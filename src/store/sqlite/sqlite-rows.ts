@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
+import type { CompanyListing } from '../company-listing.js';
 import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -26,6 +27,29 @@ export function upsertCustomer(stmt: Prepare, c: CustomerUpsert): void {
      ON CONFLICT (project, customer_key) DO UPDATE SET has_record = 1, is_company = excluded.is_company,
        version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
   ).run(c.project, c.key, c.isCompany ? 1 : 0, c.versionKey, ...recordValues(c));
+  if (c.company === null) removeCompanyListing(stmt, c.project, c.key);
+  else if (c.company !== undefined) writeCompanyListing(stmt, c.project, c.key, c.company);
+}
+
+/** Writes a company's list row and its search row over the stored ones. */
+export function writeCompanyListing(stmt: Prepare, project: string, key: string, l: CompanyListing): void {
+  const { id } = stmt(
+    `INSERT INTO companies (project, customer_key, sort_key, status, onboarding_level, risk_score, country, search_names, search_ids, ${RECORD_COLUMN_LIST})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, customer_key) DO UPDATE SET sort_key = excluded.sort_key, status = excluded.status,
+       onboarding_level = excluded.onboarding_level, risk_score = excluded.risk_score, country = excluded.country,
+       search_names = excluded.search_names, search_ids = excluded.search_ids, ${RECORD_COLUMN_UPDATES}
+     RETURNING id`,
+  ).get(project, key, l.sortKey, l.status, l.onboardingLevel, l.riskScore, l.country, l.searchNames, l.searchIds, ...recordValues(l.summary)) as { id: number };
+  // The search row follows: a renamed company no longer matches its old name.
+  stmt('DELETE FROM company_search WHERE rowid = ?').run(id);
+  stmt('INSERT INTO company_search (rowid, names, ids) VALUES (?, ?, ?)').run(id, l.searchNames, l.searchIds);
+}
+
+/** Takes a customer off the company list (it is no longer a company). */
+function removeCompanyListing(stmt: Prepare, project: string, key: string): void {
+  const row = stmt('DELETE FROM companies WHERE project = ? AND customer_key = ? RETURNING id').get(project, key) as { id: number } | undefined;
+  if (row !== undefined) stmt('DELETE FROM company_search WHERE rowid = ?').run(row.id);
 }
 
 /** Makes a customer known; a bare row never erases a record already there. */
@@ -84,6 +108,9 @@ export function importSqliteRows(stmt: Prepare, rows: readonly StoreRow[]): void
         break;
       case 'bareCustomer':
         ensureCustomer(stmt, row.project, row.customerKey);
+        break;
+      case 'companyListing':
+        writeCompanyListing(stmt, row.project, row.key, row.listing);
         break;
       case 'alert':
         upsertAlert(stmt, row);

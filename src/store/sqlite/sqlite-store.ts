@@ -11,6 +11,9 @@ import { SERVING_READ_PRAGMAS, SqliteReadThread } from './read-thread.js';
 import { exportChunks } from '../export-rows.js';
 import type {
   ApiKeyRecord,
+  CompanyFilter,
+  CompanyPosition,
+  StoredCompany,
   CustomerUpsert,
   AlertUpsert,
   ExecutionUpsert,
@@ -29,7 +32,9 @@ import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow }
 import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
-import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer } from './sqlite-rows.js';
+import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer, writeCompanyListing } from './sqlite-rows.js';
+import { BACKFILL_CHUNK, COMPANY_BACKFILL_KEY, listingOfStored } from '../company-backfill.js';
+import { companyPageQuery, companyPageRow, SQLITE_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -69,6 +74,7 @@ export async function openSqliteStore(
     try {
       await migrateSqlite(db);
       db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
+      backfillCompanies(db);
     } catch (err) {
       db.close();
       throw sqliteStoreError(err, 'open');
@@ -89,6 +95,38 @@ export async function openSqliteStore(
     }
     return new SqliteStore(db, { readThread: options.readThread === true && file !== ':memory:' });
   });
+}
+
+/** Lists the companies stored before the company list existed (see company-backfill.ts). */
+function backfillCompanies(db: Database.Database): void {
+  const pending = db.prepare('SELECT 1 FROM meta WHERE key = ?');
+  if (pending.get(COMPANY_BACKFILL_KEY) === undefined) return;
+  const statements = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    let s = statements.get(sql);
+    if (s === undefined) statements.set(sql, (s = db.prepare(sql)));
+    return s;
+  };
+  const chunk = db.prepare(
+    `SELECT project, customer_key, body, gz IS NOT NULL AS pieces FROM customers
+     WHERE has_record = 1 AND is_company = 1 AND (project, customer_key) > (?, ?) ORDER BY project, customer_key LIMIT ?`,
+  );
+  let after: [string, string] = ['', ''];
+  for (;;) {
+    // Read and written in one transaction, so a record another process writes meanwhile is never listed from older bytes.
+    const last = db.transaction(() => {
+      const rows = chunk.all(...after, BACKFILL_CHUNK) as { project: string; customer_key: string; body: Buffer; pieces: number }[];
+      for (const r of rows) {
+        const listing = listingOfStored(r.body, r.pieces === 1);
+        if (listing !== undefined) writeCompanyListing(prepare, r.project, r.customer_key, listing);
+      }
+      if (rows.length < BACKFILL_CHUNK) db.prepare('DELETE FROM meta WHERE key = ?').run(COMPANY_BACKFILL_KEY);
+      const end = rows[rows.length - 1];
+      return rows.length < BACKFILL_CHUNK || end === undefined ? undefined : ([end.project, end.customer_key] as [string, string]);
+    }).immediate();
+    if (last === undefined) return;
+    after = last;
+  }
 }
 
 /** Creates `file` empty with mode 0600 unless it exists (an existing file keeps the mode it was given). */
@@ -185,6 +223,19 @@ export class SqliteStore implements Store {
     // Not on the read thread: moving a page's 51 rows between threads cost more than reading them here
     // (570 -> 730 µs of CPU per page on the small set), while a single record read gains about half.
     return guardedSync('listExecutions', () => (this.stmt(q.sql).all(...q.params) as PageRow[]).map(pageRow));
+  }
+
+  async listCompanies(
+    project: string,
+    filter: CompanyFilter,
+    after: CompanyPosition | undefined,
+    limit: number,
+    fields: ReadFields = ALL_FIELDS,
+  ): Promise<StoredCompany[]> {
+    const q = companyPageQuery(SQLITE_COMPANIES, project, filter, after, limit, fields);
+    if (q === undefined) return [];
+    // On this connection, like execution pages (a page is many rows to move between threads).
+    return guardedSync('listCompanies', () => (this.stmt(q.sql).all(...q.params) as CompanyPageRow[]).map(companyPageRow));
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
