@@ -16,6 +16,8 @@ interface CompanyDialect {
   bodyAs: BodySelect;
   /** The FROM, the match condition and the score of a search, given the placeholder of its query text. */
   search: (query: string) => { from: string; where: string; score: string };
+  /** A filter column as a search compares it: the search index, not the page index, must find the rows. */
+  searchColumn: (column: string) => string;
   /** The match expression of the query words. */
   queryText: (words: readonly string[]) => string;
   /** The score parameter of a cursor position, as the score column compares. */
@@ -33,6 +35,8 @@ export const SQLITE_COMPANIES: CompanyDialect = {
   }),
   // Each word quoted (it holds only letters and digits) and matched as a prefix: text, never syntax.
   queryText: (words) => words.map((w) => `"${w}"*`).join(' AND '),
+  // Unary + is SQLite's way of saying no index applies: the FTS table, not the page index, finds the rows.
+  searchColumn: (column) => `+${column}`,
   scoreParam: (p) => p,
 };
 
@@ -46,6 +50,9 @@ export const POSTGRES_COMPANIES: CompanyDialect = {
     score: '(-ts_rank(c.search, q, 1))',
   }),
   queryText: (words) => words.map((w) => `${w}:*`).join(' & '),
+  // An expression no btree index applies to: the planner would otherwise read the project's whole
+  // range of the page index (its estimate of a prefix search's matches is poor) rather than the GIN index.
+  searchColumn: (column) => `(${column} || '')`,
   scoreParam: (p) => `${p}::real`,
 };
 
@@ -75,18 +82,19 @@ export function companyPageQuery(
     where.push(s.where);
     score = s.score;
   }
-  where.push(`c.project = ${p(project)}`);
+  const col = (name: string): string => (words === undefined ? `c.${name}` : dialect.searchColumn(`c.${name}`));
+  where.push(`${col('project')} = ${p(project)}`);
   if (filter.from !== undefined) {
-    where.push(`c.sort_key >= ${p(filter.from)}`);
+    where.push(`${col('sort_key')} >= ${p(filter.from)}`);
     key.push('from');
   }
   if (filter.to !== undefined) {
-    where.push(`c.sort_key < ${p(filter.to)}`);
+    where.push(`${col('sort_key')} < ${p(filter.to)}`);
     key.push('to');
   }
   const inList = (column: string, values: readonly string[] | undefined, name: string): void => {
     if (values === undefined || values.length === 0) return;
-    where.push(`c.${column} IN (${values.map((v) => p(v)).join(', ')})`);
+    where.push(`${col(column)} IN (${values.map((v) => p(v)).join(', ')})`);
     key.push(`${name}${values.length}`);
   };
   inList('status', filter.statuses, 'st');
