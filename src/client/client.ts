@@ -4,6 +4,7 @@
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Alert, CompanyDetails, ErrorBody, Execution } from '../contract/index.js';
+import type { CompanySummary } from '../contract/company-summary.js';
 import { OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
 
 /** The query of an operation: each parameter optional, a repeatable one also as an array. */
@@ -15,6 +16,9 @@ export type QueryOf<Q extends Record<string, QueryParameter>> = {
 
 /** Filters, order, page size and cursor of getCustomerScenarioExecutions. */
 export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScenarioExecutions.query>;
+
+/** Filters, search, order, page size and cursor of listCompanies. */
+export type CompaniesQuery = QueryOf<typeof OPERATIONS.listCompanies.query>;
 
 /** One page of a list: its items and how to reach the next (the Link header's rel="next"). */
 export interface Page<T> {
@@ -60,6 +64,10 @@ export interface ComplianceClient {
   /** Every execution matching `query`, page after page, following the Link header. */
   iterateScenarioExecutions(customerId: string, query?: ScenarioExecutionsQuery): AsyncGenerator<Execution, void, undefined>;
   getAlert(id: string): Promise<Alert>;
+  /** One page of the project's company summaries matching `query` (search results by relevance). */
+  listCompanies(query?: CompaniesQuery): Promise<Page<CompanySummary>>;
+  /** Every company summary matching `query`, page after page, following the Link header. */
+  iterateCompanies(query?: CompaniesQuery): AsyncGenerator<CompanySummary, void, undefined>;
 }
 
 /** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
@@ -90,7 +98,14 @@ export function createClient(options: ClientOptions): ComplianceClient {
     return pageAt<Execution>(base + pathOf(op, { customerId }) + searchOf(op, query));
   };
 
+  const companies = (query: CompaniesQuery): Promise<Page<CompanySummary>> => {
+    const op = OPERATIONS.listCompanies;
+    return pageAt<CompanySummary>(base + pathOf(op, {}) + searchOf(op, query));
+  };
+
   return {
+    listCompanies: (query = {}) => companies(query),
+    iterateCompanies: (query = {}) => itemsOf(companies(query)),
     async getCompanyDetails(id) {
       const response = await get(base + pathOf(OPERATIONS.getCompanyDetails, { id }));
       return (await response.json()) as CompanyDetails;
