@@ -278,4 +278,15 @@ describe('a company written again', () => {
     expect(first).toEqual([summaryOfSpec(renamed)]);
     expect(await ids('?status=Dormant&limit=200')).toContain(renamed.id);
   });
+
+  it('leaves the list and the search once written again as another type than Company', async () => {
+    const former = generic[5]!;
+    expect(await ids('?q=generic%20holding%205')).toContain(former.id);
+    const file = join(svc.dir, 'retyped.ndjson');
+    writeFileSync(file, JSON.stringify({ kind: 'customer', record: { id: former.id, cmsProjectId: P, type: 'Individual', updatedAt: DAY(40) } }) + '\n');
+    expect((await importFiles(svc.store, [file])).stored).toBe(1);
+    expect(await ids('?q=generic%20holding%205')).not.toContain(former.id);
+    expect(await allIds('?limit=200')).not.toContain(former.id);
+    expect((await get(`/v1/companies/${former.id}/details`)).status).toBe(404);
+  });
 });
