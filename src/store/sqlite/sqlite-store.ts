@@ -33,6 +33,7 @@ import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, upsertAlert, upsertCustomer, writeCompanyListing } from './sqlite-rows.js';
+import { CompanySearchWrites } from './company-search-rows.js';
 import { BACKFILL_CHUNK, COMPANY_BACKFILL_KEY, listingOfStored } from '../company-backfill.js';
 import { companyPageQuery, companyPageRow, SQLITE_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 
@@ -116,10 +117,12 @@ function backfillCompanies(db: Database.Database): void {
     // Read and written in one transaction, so a record another process writes meanwhile is never listed from older bytes.
     const last = db.transaction(() => {
       const rows = chunk.all(...after, BACKFILL_CHUNK) as { project: string; customer_key: string; body: Buffer; pieces: number }[];
+      const search = new CompanySearchWrites();
       for (const r of rows) {
         const listing = listingOfStored(r.body, r.pieces === 1);
-        if (listing !== undefined) writeCompanyListing(prepare, r.project, r.customer_key, listing);
+        if (listing !== undefined) writeCompanyListing(prepare, r.project, r.customer_key, listing, search);
       }
+      search.apply(prepare);
       if (rows.length < BACKFILL_CHUNK) db.prepare('DELETE FROM meta WHERE key = ?').run(COMPANY_BACKFILL_KEY);
       const end = rows[rows.length - 1];
       return rows.length < BACKFILL_CHUNK || end === undefined ? undefined : ([end.project, end.customer_key] as [string, string]);
@@ -164,7 +167,12 @@ export class SqliteStore implements Store {
     options: { readThread?: boolean } = {},
   ) {
     this.useReadThread = options.readThread === true;
-    this.writeTx = db.transaction((items: readonly Upsert[]) => items.map((item) => this.writeOne(item)));
+    this.writeTx = db.transaction((items: readonly Upsert[]) => {
+      const search = new CompanySearchWrites();
+      const outcomes = items.map((item) => this.writeOne(item, search));
+      search.apply(this.prepare);
+      return outcomes;
+    });
     this.importTx = db.transaction((rows: readonly StoreRow[]) => importSqliteRows(this.prepare, rows));
   }
 
@@ -242,10 +250,10 @@ export class SqliteStore implements Store {
     return guardedSync('write', () => this.writeTx.immediate(items));
   }
 
-  private writeOne(item: Upsert): WriteOutcome {
+  private writeOne(item: Upsert, search: CompanySearchWrites): WriteOutcome {
     switch (item.kind) {
       case 'customer':
-        return this.writeCustomer(item);
+        return this.writeCustomer(item, search);
       case 'alert':
         return this.writeAlert(item);
       case 'execution':
@@ -253,13 +261,13 @@ export class SqliteStore implements Store {
     }
   }
 
-  private writeCustomer(c: CustomerUpsert): WriteOutcome {
+  private writeCustomer(c: CustomerUpsert, search: CompanySearchWrites): WriteOutcome {
     const prev = this.stmt(
       'SELECT etag, version_key AS versionKey FROM customers WHERE project = ? AND customer_key = ? AND has_record = 1',
     ).get(c.project, c.key) as { etag: string; versionKey: string | null } | undefined;
     const outcome = versionOutcome(prev, c);
     if (outcome !== 'stored') return outcome;
-    upsertCustomer(this.prepare, c);
+    upsertCustomer(this.prepare, c, search);
     return 'stored';
   }
 
