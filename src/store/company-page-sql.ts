@@ -114,15 +114,19 @@ export function companyPageQuery(
       `ORDER BY c.sort_key ${dir}, c.customer_key ${dir} LIMIT ${p(limit)}`;
     return { statementKey: key.join(':'), sql, params };
   }
-  // Relevance is computed per match, so the matches are ranked in a subquery and paged outside it.
+  // Relevance is computed per match, so the matches are ranked in a subquery and paged outside it;
+  // only the page's rows are then read whole (a broad search matches thousands).
   let outer = '';
   if (after !== undefined) {
     outer = `WHERE (m.position, m.customer_key) > (${dialect.scoreParam(p(Number(after.sortKey)))}, ${p(after.key)}) `;
     key.push('after');
   }
   const sql =
-    `WITH m AS MATERIALIZED (SELECT ${score} AS position, ${select} FROM ${from} WHERE ${where.join(' AND ')}) ` +
-    `SELECT * FROM m ${outer}ORDER BY m.position, m.customer_key LIMIT ${p(limit)}`;
+    `WITH m AS MATERIALIZED (SELECT ${score} AS position, c.customer_key FROM ${from} WHERE ${where.join(' AND ')}), ` +
+    `page AS MATERIALIZED (SELECT m.position, m.customer_key FROM m ${outer}ORDER BY m.position, m.customer_key LIMIT ${p(limit)}) ` +
+    // CROSS JOIN: SQLite then reads the page first and each row by key, never the project's range.
+    `SELECT page.position, ${select} FROM page CROSS JOIN companies c WHERE c.project = ${p(project)} AND c.customer_key = page.customer_key ` +
+    'ORDER BY page.position, page.customer_key';
   return { statementKey: key.join(':'), sql, params };
 }
 
