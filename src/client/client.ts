@@ -5,6 +5,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Alert, CompanyDetails, ErrorBody, Execution } from '../contract/index.js';
 import type { AlertSummary } from '../contract/alert-summary.js';
+import type { CompanySummary } from '../contract/company-summary.js';
 import { OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
 
 /** The query of an operation: each parameter optional, a repeatable one also as an array. */
@@ -19,6 +20,8 @@ export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScena
 
 /** Filters, sort, order, page size and cursor of listAlerts. */
 export type AlertsQuery = QueryOf<typeof OPERATIONS.listAlerts.query>;
+/** Filters, search, order, page size and cursor of listCompanies. */
+export type CompaniesQuery = QueryOf<typeof OPERATIONS.listCompanies.query>;
 
 /** One page of a list: its items and how to reach the next (the Link header's rel="next"). */
 export interface Page<T> {
@@ -68,6 +71,10 @@ export interface ComplianceClient {
   listAlerts(query?: AlertsQuery): Promise<Page<AlertSummary>>;
   /** Every alert summary matching `query`, page after page, following the Link header. */
   iterateAlerts(query?: AlertsQuery): AsyncGenerator<AlertSummary, void, undefined>;
+  /** One page of the project's company summaries matching `query` (search results by relevance). */
+  listCompanies(query?: CompaniesQuery): Promise<Page<CompanySummary>>;
+  /** Every company summary matching `query`, page after page, following the Link header. */
+  iterateCompanies(query?: CompaniesQuery): AsyncGenerator<CompanySummary, void, undefined>;
 }
 
 /** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
@@ -100,8 +107,14 @@ export function createClient(options: ClientOptions): ComplianceClient {
 
   const alerts = (query: AlertsQuery): Promise<Page<AlertSummary>> =>
     pageAt<AlertSummary>(base + OPERATIONS.listAlerts.path + searchOf(OPERATIONS.listAlerts, query));
+  const companies = (query: CompaniesQuery): Promise<Page<CompanySummary>> => {
+    const op = OPERATIONS.listCompanies;
+    return pageAt<CompanySummary>(base + pathOf(op, {}) + searchOf(op, query));
+  };
 
   return {
+    listCompanies: (query = {}) => companies(query),
+    iterateCompanies: (query = {}) => itemsOf(companies(query)),
     async getCompanyDetails(id) {
       const response = await get(base + pathOf(OPERATIONS.getCompanyDetails, { id }));
       return (await response.json()) as CompanyDetails;

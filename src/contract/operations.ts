@@ -6,7 +6,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Alert } from './alert.js';
 import { CompanyDetails } from './company.js';
 import { AlertSummary } from './alert-summary.js';
-import { AlertCategory, AlertSeverity, AlertStatus, AlertType, ExecutionStatus, RuleObjectType } from './enums.js';
+import { CompanySummary } from './company-summary.js';
+import { AlertCategory, AlertSeverity, AlertStatus, AlertType, CountryAlpha3, CustomerStatus, ExecutionStatus, OnboardingLevel, RiskScore, RuleObjectType } from './enums.js';
 import { Execution } from './execution.js';
 import { StringEnum } from './string-enum.js';
 
@@ -67,6 +68,35 @@ export const OPERATIONS = {
       allOf: [CompanyDetails, { type: 'object', required: ['type'], properties: { type: { const: 'Company', description: 'always Company on this operation' } } }],
       description: CompanyDetails.description,
     }),
+  },
+  listCompanies: {
+    operationId: 'listCompanies',
+    summary: "List and search the project's companies",
+    path: '/companies',
+    scope: 'companies:read',
+    pathParameters: {},
+    query: {
+      status: { schema: CustomerStatus, repeatable: true, description: 'only companies with this status (repeat for any of several)' },
+      onboardingLevel: { schema: OnboardingLevel, repeatable: true, description: 'only companies at this onboarding level (repeat for any of several)' },
+      riskScore: { schema: RiskScore, repeatable: true, description: 'only companies with this risk score (repeat for any of several)' },
+      country: { schema: CountryAlpha3, repeatable: true, description: "only companies whose summary's country is this one (repeat for any of several)" },
+      updatedFrom: { schema: InstantParameter, description: 'only companies whose updatedAt is at or after this instant' },
+      updatedTo: { schema: InstantParameter, description: 'only companies whose updatedAt is before this instant' },
+      q: {
+        schema: Type.String({ minLength: 1, maxLength: 200 }),
+        description:
+          'search: every word must start a word of the company name, a registration number (also without its spaces and dashes), externalId or externalCustomerId; case and accents ignored. Results by relevance',
+      },
+      order: { schema: StringEnum(['desc', 'asc'] as const), description: 'by updatedAt, ties by id (default desc); not with q, whose results come by relevance' },
+      limit: {
+        schema: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+        parse: 'integer',
+        description: `page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+      },
+      cursor: { schema: Type.String({ minLength: 1, maxLength: 4096 }), description: "opaque position from the previous page's Link header; only valid with the same filters and q" },
+    },
+    response: Type.Array(CompanySummary),
+    headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), with the same filters; absent on the last page' } },
   },
   getCustomerScenarioExecutions: {
     operationId: 'getCustomerScenarioExecutions',

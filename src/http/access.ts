@@ -7,7 +7,18 @@
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
-import type { AlertFilter, AlertPosition, ExecutionFilter, ExecutionPosition, Store, StoredAlertSummary, StoredExecution } from '../store/store.js';
+import type {
+  AlertFilter,
+  AlertPosition,
+  CompanyFilter,
+  CompanyPosition,
+  ExecutionFilter,
+  ExecutionPosition,
+  Store,
+  StoredAlertSummary,
+  StoredCompany,
+  StoredExecution,
+} from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
 import { fieldsFor } from '../wire/render.js';
@@ -36,6 +47,7 @@ export interface ProjectReader {
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
   /** A page of the project's alert summaries. */
   listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<StoredAlertSummary[]>;
+  listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<StoredCompany[]>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -120,6 +132,7 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -20,6 +20,7 @@ import { SETTINGS } from '../config/settings.js';
 import { alertRoute } from './routes/alerts.js';
 import { alertsListRoute } from './routes/alerts-list.js';
 import { companyDetailsRoute } from './routes/company-details.js';
+import { companiesListRoute } from './routes/companies-list.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
@@ -196,6 +197,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     secret,
   };
   companyDetailsRoute(routeDeps);
+  companiesListRoute(routeDeps);
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
   alertsListRoute(routeDeps);

@@ -19,6 +19,10 @@ function revive(result: LineResult): LineResult {
     const s = upsert.listing.summary;
     upsert.listing = { ...upsert.listing, summary: { ...s, body: asBuffer(s.body), deflated: asBufferOrNull(s.deflated) } };
   }
+  if (upsert.kind === 'customer' && upsert.company) {
+    const s = upsert.company.summary;
+    upsert.company = { ...upsert.company, summary: { ...s, body: asBuffer(s.body), deflated: asBufferOrNull(s.deflated) } };
+  }
   return { ...result, upsert };
 }
 

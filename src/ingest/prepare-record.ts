@@ -6,6 +6,8 @@ import { objectTypeBit } from '../store/execution-page-sql.js';
 import type { Alert } from '../contract/alert.js';
 import { alertListingOf } from '../store/alert-listing.js';
 import type { Upsert } from '../store/store.js';
+import { companyListingOf } from '../store/company-listing.js';
+import type { CompanyDetails } from '../contract/company.js';
 import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
 import { documentPlaces, type DocumentPlace } from '../wire/json-splices.js';
 import { layoutRecord } from '../wire/record-layout.js';
@@ -37,8 +39,12 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
     ...layoutRecord(body, { documents, gzipLevel }),
   });
   switch (env.kind) {
-    case 'customer':
-      return { kind: 'customer', isCompany: r.type === 'Company', ...byId(COMPANY_DOCUMENTS) };
+    case 'customer': {
+      const isCompany = r.type === 'Company';
+      // The company list's row is shaped here too, in the import's worker, never at read time.
+      const company = isCompany ? companyListingOf(r as unknown as CompanyDetails, gzipLevel) : null;
+      return { kind: 'customer', isCompany, company, ...byId(COMPANY_DOCUMENTS) };
+    }
     case 'alert':
       // Validated against the contract before it gets here, so it is an Alert.
       return { kind: 'alert', ...byId(ALERT_DOCUMENTS), listing: alertListingOf(r as unknown as Alert, gzipLevel) };

@@ -10,6 +10,8 @@ export interface CopyCounts {
   customers: number;
   /** Customers known only because executions name them. */
   bareCustomers: number;
+  /** Companies' rows of the company list (summary bytes, filter columns, search text). */
+  companies: number;
   alerts: number;
   executions: number;
   apiKeys: number;
@@ -39,17 +41,18 @@ export class TargetNotEmptyError extends Error {
 
 /** Zero of every count. */
 export function emptyCounts(): CopyCounts {
-  return { customers: 0, bareCustomers: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0 };
+  return { customers: 0, bareCustomers: 0, companies: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0 };
 }
 
 /** The sum of every count. */
 export function totalRows(c: CopyCounts): number {
-  return c.customers + c.bareCustomers + c.alerts + c.executions + c.apiKeys + c.accessLogBatches;
+  return c.customers + c.bareCustomers + c.companies + c.alerts + c.executions + c.apiKeys + c.accessLogBatches;
 }
 
 const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
   customer: 'customers',
   bareCustomer: 'bareCustomers',
+  companyListing: 'companies',
   alert: 'alerts',
   execution: 'executions',
   apiKey: 'apiKeys',
@@ -114,6 +117,8 @@ function rewritten(row: StoreRow): StoreRow {
         status: row.status === null ? null : storableText(row.status),
         scenarioIds: row.scenarioIds.map(storableText),
       };
+    case 'companyListing':
+      return allStorable(row.project, row.key) ? row : { ...row, project: storableText(row.project), key: storableText(row.key) };
     case 'bareCustomer':
       return allStorable(row.project, row.customerKey) ? row : { ...row, project: storableText(row.project), customerKey: storableText(row.customerKey) };
     case 'apiKey':

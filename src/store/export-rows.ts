@@ -41,6 +41,27 @@ const EXPORT_TABLES: readonly ExportTable[] = [
         : { kind: 'bareCustomer', project: r.project as string, customerKey: r.customer_key as string },
   },
   {
+    // After customers, so a copy writes each company list row once its customer is there.
+    name: 'companies',
+    key: ['project', 'customer_key'],
+    columns: ['project', 'customer_key', 'sort_key', 'status', 'onboarding_level', 'risk_score', 'country', 'search_names', 'search_ids', ...BYTE_COLUMNS],
+    toRow: (r) => ({
+      kind: 'companyListing',
+      project: r.project as string,
+      key: r.customer_key as string,
+      listing: {
+        summary: recordOfColumns(r),
+        status: r.status as string | null,
+        onboardingLevel: r.onboarding_level as string | null,
+        riskScore: r.risk_score as string | null,
+        country: r.country as string | null,
+        sortKey: r.sort_key as string,
+        searchNames: r.search_names as string,
+        searchIds: r.search_ids as string,
+      },
+    }),
+  },
+  {
     name: 'alerts',
     key: ['project', 'alert_key'],
     columns: ['project', 'alert_key', 'version_key', ...BYTE_COLUMNS, ...ALERT_LISTING_COLUMNS],

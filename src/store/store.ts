@@ -1,5 +1,6 @@
 /** The one storage interface: the HTTP layer and the importer talk to this, never to SQL. */
 import type { ReadFields, RecordBytes } from '../wire/record-bytes.js';
+import type { CompanyListing } from './company-listing.js';
 import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from '../access-log/access-log.js';
 
 /** One execution row of a page, with its keyset position; its bytes as the read's fields asked. */
@@ -44,6 +45,43 @@ interface UpsertBase extends RecordBytes {
 export interface CustomerUpsert extends UpsertBase {
   kind: 'customer';
   isCompany: boolean;
+  /**
+   * The customer's row of the company list: shaped at import for a company, null for any other
+   * customer (a row it had goes); undefined leaves the stored row as it is (copy writes it apart).
+   */
+  company?: CompanyListing | null;
+}
+
+/** Filters of the company list, already validated and normalized. */
+export interface CompanyFilter {
+  statuses?: readonly string[];
+  onboardingLevels?: readonly string[];
+  riskScores?: readonly string[];
+  countries?: readonly string[];
+  /** Inclusive lower bound of updatedAt, as an instant key. */
+  from?: string;
+  /** Exclusive upper bound of updatedAt, as an instant key. */
+  to?: string;
+  /** Search text as given: with it, rows come by relevance, then key; without, by updatedAt in `order`. */
+  q?: string;
+  order: SortOrder;
+}
+
+/** Where a company page starts: after this sort key (the updatedAt key, or the relevance score) and key. */
+export interface CompanyPosition {
+  sortKey: string;
+  key: string;
+}
+
+/** One company summary of a page, with its keyset position; its bytes as the read's fields asked. */
+export interface StoredCompany extends RecordBytes, CompanyPosition {}
+
+/** A company's list row as copied between stores (it follows its customer row). */
+export interface CompanyListingRow {
+  kind: 'companyListing';
+  project: string;
+  key: string;
+  listing: CompanyListing;
 }
 
 /** What the alert list filters and sorts an alert by, and the summary it answers: shaped at import. */
@@ -146,7 +184,7 @@ export interface AccessLogBatchRow {
 }
 
 /** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches. */
-export type StoreRow = Upsert | BareCustomerRow | ApiKeyRow | AccessLogBatchRow;
+export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow;
 
 /** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
 export interface Store extends AccessLogStore, AccessLogPruning {
@@ -169,6 +207,8 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   ): Promise<StoredExecution[]>;
   /** One page of alert summaries in keyset order; `fields` says which stored bytes of each summary a row carries. */
   listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredAlertSummary[]>;
+  /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */
+  listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredCompany[]>;
   /** Writes a batch atomically; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;
 

@@ -14,6 +14,7 @@ import { BACKFILL_CHUNK_ROWS, BACKFILL_FLAG } from '../../src/store/alert-listin
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import type { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { migrationsBefore } from '../support/migrations.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { AlertFilter, AlertUpsert, Store, StoreRow } from '../../src/store/store.js';
 import { fieldsFor } from '../../src/wire/render.js';
@@ -145,14 +146,14 @@ async function flagged(h: Harness, store: Store): Promise<boolean> {
   return (await (store as PostgresStore).pool.query('SELECT 1 FROM meta WHERE key = $1', [BACKFILL_FLAG])).rows.length > 0;
 }
 
-/** The store as the build before the alert list left it (every migration but the last), holding `alerts` in its old columns. */
+/** The store as the build before the alert list left it (the migrations before the one adding it), holding `alerts` in its old columns. */
 async function writeThroughOldSchema(h: Harness, alerts: AlertUpsert[]): Promise<void> {
   const values = (a: AlertUpsert): unknown[] => [a.project, a.key, a.versionKey, a.etag, a.body, a.layout, a.deflated];
   const insert = 'INSERT INTO alerts (project, alert_key, version_key, etag, body, wire, gz) VALUES';
   if (h.name === 'sqlite') {
     const db = new Database(h.url);
     try {
-      const old = SQLITE_MIGRATIONS.slice(0, -1);
+      const old = migrationsBefore(SQLITE_MIGRATIONS, 'alert_listing_backfill');
       for (const text of old) db.exec(text);
       db.pragma(`user_version = ${old.length}`);
       db.prepare("INSERT INTO meta (key, value) VALUES ('secret', ?)").run(Buffer.alloc(32, 7));
@@ -164,7 +165,7 @@ async function writeThroughOldSchema(h: Harness, alerts: AlertUpsert[]): Promise
     return;
   }
   const schema = /search_path%3D(\w+)/.exec(h.url)![1]!;
-  const old = POSTGRES_MIGRATIONS.slice(0, -1);
+  const old = migrationsBefore(POSTGRES_MIGRATIONS, 'alert_listing_backfill');
   await adminQuery(`SET search_path = ${schema}; ${old.join(';\n')};
     CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
     INSERT INTO schema_migrations (version) SELECT generate_series(1, ${old.length});`);

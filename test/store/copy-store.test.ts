@@ -13,6 +13,7 @@ import { batchesOf } from '../../src/access-log/batches.js';
 import { copyStore, TargetNotEmptyError } from '../../src/store/copy-store.js';
 import type { ExecutionFilter, ExecutionPosition, Store } from '../../src/store/store.js';
 import { harness, type Harness } from '../support/store-harness.js';
+import { companySpecLine } from '../support/companies.js';
 import { postgresWanted } from '../support/stores.js';
 import { customer, day, execution } from '../support/upserts.js';
 
@@ -21,6 +22,9 @@ const COMPANY = '0B5C2A4E-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
 const PERSON = '1b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const GHOST = '2b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const ALERTS = ['aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'ab5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d'];
+const NAMED_COMPANY = '4b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+/** Companies with a row on the company list: two per project. */
+const COMPANIES = 4;
 const CUSTOMERS = [COMPANY, PERSON, GHOST, '3b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d'];
 const FILE_KEYS = ['f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b', 'f2e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'];
 
@@ -63,6 +67,9 @@ async function observe(store: Store, keys: string[]): Promise<unknown> {
     // The alert list: its summaries and the columns it filters and sorts by came across too.
     seen[`${p}/alert-list`] = await store.listAlerts(p, { sort: 'createdAt', order: 'asc' }, undefined, 100);
     seen[`${p}/alert-list/filtered`] = await store.listAlerts(p, { sort: 'updatedAt', order: 'desc', statuses: ['Under Investigation'], seen: false, assignedTo: null, customerKey: recordKey(COMPANY) }, undefined, 100);
+    seen[`${p}/companies`] = await store.listCompanies(p, { order: 'desc' }, undefined, 200);
+    // Relevance scores are each dialect's own: the keys found are compared, not their order.
+    seen[`${p}/company-search`] = (await store.listCompanies(p, { order: 'desc', q: 'a' }, undefined, 200)).map((c) => c.key).sort();
     seen[`${p}/access-log`] = await store.queryAccessLog({ project: p, limit: 100 });
     seen[`${p}/access-log/${COMPANY}`] = await store.queryAccessLog({ project: p, recordId: recordKey(COMPANY), limit: 100 });
   }
@@ -93,6 +100,7 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     const lines: string[] = [];
     for (const p of PROJECTS) {
       lines.push(companyLine(p, COMPANY, FILE_KEYS[0]!), individualLine(p, PERSON));
+      lines.push(companySpecLine({ id: NAMED_COMPANY, project: p, name: 'Acme Alpha', registrationNumber: 'A-1', status: 'Active', updatedAt: '2024-02-01T00:00:00Z' }));
       lines.push(alertLine(p, ALERTS[0]!, COMPANY, FILE_KEYS[1]!), alertLine(p, ALERTS[1]!, PERSON, FILE_KEYS[0]!));
       for (let i = 0; i < 40; i++) lines.push(executionLine(p, COMPANY, i));
       // Known only through its executions: no customer line at all.
@@ -126,9 +134,10 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     for (const filter of FILTERS) {
       expect(await source.listExecutions('proj-a', recordKey(COMPANY), filter, undefined, 100)).not.toEqual([]);
     }
+    expect(expected).toMatchObject({ 'proj-a/company-search': [recordKey(NAMED_COMPANY)] });
     const pg = await open(harness('postgres'));
     const there = await copyStore(source, pg, { chunkRows: 11 });
-    expect(there).toEqual({ customers: 4, bareCustomers: 2, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3 });
+    expect(there).toEqual({ customers: 6, bareCustomers: 2, companies: COMPANIES, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3 });
     expect(expected).toMatchObject({ [`proj-a/access-log/${COMPANY}`]: [{ requestId: 'r-proj-a-1' }, { requestId: 'r-proj-a-4' }] });
     expect(await observe(pg, keys)).toEqual(expected);
     // The copy caught the target's per-record table up with the batches it brought.

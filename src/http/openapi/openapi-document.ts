@@ -6,6 +6,8 @@
 import type { Alert } from '../../contract/alert.js';
 import { alertSummaryOf } from '../../contract/alert-summary.js';
 import { fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
+import { companySummaryOf } from '../../contract/company-summary.js';
+import type { CompanyDetails } from '../../contract/company.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
 import { SCOPES } from '../../store/api-keys.js';
 import { openApiInfo } from './openapi-info.js';
@@ -40,6 +42,7 @@ const SECURITY_SCHEME = 'bearerAuth';
 // the reference page in place of Swagger UI's made-up values.
 const EXAMPLES: Readonly<Record<OperationName, () => unknown>> = {
   getCompanyDetails: fullCompany,
+  listCompanies: () => [companySummaryOf(fullCompany() as CompanyDetails)],
   getCustomerScenarioExecutions: () => [fullExecution()],
   getAlert: fullAlert,
   listAlerts: () => [alertSummaryOf(fullAlert() as unknown as Alert)],

@@ -4,7 +4,7 @@
  * state, so a key seen twice in one batch is judged against its earlier occurrence, exactly as
  * the row-by-row SQLite adapter does.
  */
-import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, Upsert, WriteOutcome } from '../store.js';
+import type { AlertUpsert, CompanyListingRow, CustomerUpsert, ExecutionUpsert, Upsert, WriteOutcome } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 
 /** A record's stored version, as the version rule needs it. */
@@ -40,6 +40,8 @@ export interface BatchPlan {
   executions: ExecutionWrite[];
   /** Customers named by executions (stored or not), inserted bare when not yet known. */
   namedCustomers: { project: string; customerKey: string }[];
+  /** Company list rows copied as they are (a copy's; an import's come with their customers). */
+  companyListings?: CompanyListingRow[];
 }
 
 /** Identity of a row inside a batch: parts joined by NUL, which no key contains. */

@@ -36,6 +36,22 @@ const UPSERT_CUSTOMERS: Bulk = {
     version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
 };
 
+const UPSERT_COMPANIES: Bulk = {
+  head: `INSERT INTO companies (project, customer_key, sort_key, status, onboarding_level, risk_score, country,
+    search_names, search_ids, ${RECORD_COLUMN_LIST}) VALUES`,
+  columns: 13,
+  tail: `ON CONFLICT (project, customer_key) DO UPDATE SET sort_key = excluded.sort_key, status = excluded.status,
+    onboarding_level = excluded.onboarding_level, risk_score = excluded.risk_score, country = excluded.country,
+    search_names = excluded.search_names, search_ids = excluded.search_ids, ${RECORD_COLUMN_UPDATES}`,
+};
+
+// A customer written as another type than Company leaves the company list.
+const DELETE_COMPANIES: Bulk = {
+  head: 'DELETE FROM companies WHERE (project, customer_key) IN (VALUES',
+  columns: 2,
+  tail: ')',
+};
+
 const INSERT_NAMED_CUSTOMERS: Bulk = {
   head: 'INSERT INTO customers (project, customer_key) VALUES',
   columns: 2,
@@ -125,6 +141,12 @@ export async function writePlan(client: pg.PoolClient, plan: BatchPlan): Promise
   await bulk(client, UPSERT_CUSTOMERS, plan.customers, (c) => [
     c.project, c.key, c.isCompany, c.versionKey, ...recordValues(c),
   ]);
+  const listings = plan.customers.flatMap((c) => (c.company ? [{ project: c.project, key: c.key, listing: c.company }] : []));
+  listings.push(...(plan.companyListings ?? []));
+  await bulk(client, UPSERT_COMPANIES, listings, ({ project, key, listing: l }) => [
+    project, key, l.sortKey, l.status, l.onboardingLevel, l.riskScore, l.country, l.searchNames, l.searchIds, ...recordValues(l.summary),
+  ]);
+  await bulk(client, DELETE_COMPANIES, plan.customers.filter((c) => c.company === null), (c) => [c.project, c.key]);
   // After the upserts: a bare row must never replace a customer's record.
   await bulk(client, INSERT_NAMED_CUSTOMERS, plan.namedCustomers, (c) => [
     c.project, c.customerKey,

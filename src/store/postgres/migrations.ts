@@ -214,6 +214,35 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   INSERT INTO meta (key, value) SELECT 'alert_listing_backfill', decode('01', 'hex') WHERE EXISTS (SELECT 1 FROM alerts)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value;
   `,
+  `
+  -- The company list: each company's summary bytes, the columns it filters on, its search text
+  -- (normalized words, company-search.ts) and, generated from it, the tsvector the GIN index
+  -- holds: names weigh A, identifiers B. 'simple' keeps every word as it is; no extension needed.
+  CREATE TABLE companies (
+    project          text COLLATE "C" NOT NULL,
+    customer_key     text COLLATE "C" NOT NULL,
+    sort_key         text COLLATE "C" NOT NULL,
+    status           text COLLATE "C",
+    onboarding_level text COLLATE "C",
+    risk_score       text COLLATE "C",
+    country          text COLLATE "C",
+    search_names     text NOT NULL,
+    search_ids       text NOT NULL,
+    search           tsvector GENERATED ALWAYS AS
+      (setweight(to_tsvector('simple'::regconfig, search_names), 'A') || setweight(to_tsvector('simple'::regconfig, search_ids), 'B')) STORED,
+    etag             text NOT NULL,
+    body             bytea NOT NULL,
+    wire             text,
+    gz               bytea,
+    PRIMARY KEY (project, customer_key)
+  );
+  ALTER TABLE companies ALTER COLUMN gz SET STORAGE EXTERNAL;
+  CREATE INDEX companies_page ON companies
+    (project, sort_key, customer_key, status, onboarding_level, risk_score, country);
+  CREATE INDEX companies_search ON companies USING gin (search);
+  -- Companies stored before this version are listed by a backfill when a store opens.
+  INSERT INTO meta (key, value) VALUES ('backfill:companies', '\\x01') ON CONFLICT (key) DO NOTHING;
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

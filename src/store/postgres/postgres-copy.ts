@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { exportChunks } from '../export-rows.js';
 import type { AccessLogBatch } from '../../access-log/access-log.js';
-import type { AlertUpsert, ApiKeyRecord, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
+import type { AlertUpsert, ApiKeyRecord, CompanyListingRow, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 import { batchKeys, rowKey, type BatchPlan } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { guarded } from './pg-errors.js';
@@ -41,8 +41,10 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
   const named = new Map<string, { project: string; customerKey: string }>();
   const keys: ApiKeyRecord[] = [];
   const batches: AccessLogBatch[] = [];
+  const listings: CompanyListingRow[] = [];
   for (const row of rows) {
     if (row.kind === 'customer') customers.push(row);
+    else if (row.kind === 'companyListing') listings.push(row);
     else if (row.kind === 'alert') alerts.push(row);
     else if (row.kind === 'apiKey') keys.push(row.record);
     else if (row.kind === 'accessLogBatch') batches.push(row.batch);
@@ -66,6 +68,7 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
       previous: prev?.executions.get(rowKey(item.project, item.customerKey, item.executionId)),
     })),
     namedCustomers: [...named.values()],
+    companyListings: listings,
   };
   await writePlan(client, plan);
   for (const k of keys) {

@@ -5,7 +5,7 @@ import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
 import { alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertPageRow } from '../alert-page-sql.js';
-import type { AlertFilter, AlertPosition, StoredAlertSummary, ApiKeyRecord, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
+import type { AlertFilter, AlertPosition, StoredAlertSummary, ApiKeyRecord, CompanyFilter, CompanyPosition, StoredCompany, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -18,6 +18,8 @@ import { CatchUpSchedule, countPostgresAccessLogBefore, indexPostgresAccessLog, 
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { guarded, isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
+import { companyPageQuery, companyPageRow, POSTGRES_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
+import { backfillPostgresCompanies } from './company-backfill-sql.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
 const COMPANY_READS = perFields(
@@ -66,6 +68,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   try {
     await guarded('open', () => migratePostgres(pool));
     await guarded('open', () => backfillAlertListings(postgresBackfill(pool)));
+    await guarded('open', () => backfillPostgresCompanies(pool));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
@@ -148,6 +151,19 @@ export class PostgresStore implements Store {
     const q = alertPageQuery(project, filter, after, limit, POSTGRES_ALERT_PAGE, fields);
     const r = await guarded('listAlerts', () => this.pool.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(alertPageRow);
+  }
+
+  async listCompanies(
+    project: string,
+    filter: CompanyFilter,
+    after: CompanyPosition | undefined,
+    limit: number,
+    fields: ReadFields = ALL_FIELDS,
+  ): Promise<StoredCompany[]> {
+    const q = companyPageQuery(POSTGRES_COMPANIES, project, filter, after, limit, fields);
+    if (q === undefined) return [];
+    const r = await guarded('listCompanies', () => this.pool.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    return r.rows.map(companyPageRow);
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {

@@ -171,6 +171,33 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     (project, customer_key, created_key, alert_key, status, severity, category, alert_type, seen, updated_key, assigned_to);
   INSERT OR REPLACE INTO meta (key, value) SELECT 'alert_listing_backfill', x'01' WHERE EXISTS (SELECT 1 FROM alerts);
   `,
+  `
+  -- The company list: each company's summary bytes, the columns it filters on, its search text.
+  -- The page index carries the filter columns, so they are checked before the row is read.
+  CREATE TABLE companies (
+    id               INTEGER PRIMARY KEY,
+    project          TEXT NOT NULL,
+    customer_key     TEXT NOT NULL,
+    sort_key         TEXT NOT NULL,
+    status           TEXT,
+    onboarding_level TEXT,
+    risk_score       TEXT,
+    country          TEXT,
+    search_names     TEXT NOT NULL,
+    search_ids       TEXT NOT NULL,
+    etag             TEXT NOT NULL,
+    body             BLOB NOT NULL,
+    wire             TEXT,
+    gz               BLOB,
+    UNIQUE (project, customer_key)
+  );
+  CREATE INDEX companies_page ON companies
+    (project, sort_key, customer_key, status, onboarding_level, risk_score, country);
+  -- Search: the normalized words (company-search.ts), rowid = companies.id.
+  CREATE VIRTUAL TABLE company_search USING fts5(names, ids, tokenize = 'unicode61 remove_diacritics 2');
+  -- Companies stored before this version are listed by a backfill when a writable store opens.
+  INSERT INTO meta (key, value) VALUES ('backfill:companies', x'01');
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */

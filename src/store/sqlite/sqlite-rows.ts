@@ -6,6 +6,8 @@ import type Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { ALERT_LISTING_COLUMN_LIST, ALERT_LISTING_UPDATES, alertListingValues } from '../alert-listing-columns.js';
 import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
+import type { CompanyListing } from '../company-listing.js';
+import { CompanySearchWrites } from './company-search-rows.js';
 import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -20,13 +22,36 @@ export interface StoredExecutionIndex {
 }
 
 /** Writes a customer's record over whatever row the customer had. */
-export function upsertCustomer(stmt: Prepare, c: CustomerUpsert): void {
+export function upsertCustomer(stmt: Prepare, c: CustomerUpsert, search: CompanySearchWrites): void {
   stmt(
     `INSERT INTO customers (project, customer_key, has_record, is_company, version_key, ${RECORD_COLUMN_LIST})
      VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (project, customer_key) DO UPDATE SET has_record = 1, is_company = excluded.is_company,
        version_key = excluded.version_key, ${RECORD_COLUMN_UPDATES}`,
   ).run(c.project, c.key, c.isCompany ? 1 : 0, c.versionKey, ...recordValues(c));
+  if (c.company === null) removeCompanyListing(stmt, c.project, c.key, search);
+  else if (c.company !== undefined) writeCompanyListing(stmt, c.project, c.key, c.company, search);
+}
+
+/** Writes a company's list row over the stored one; its search row goes to `search`. */
+export function writeCompanyListing(stmt: Prepare, project: string, key: string, l: CompanyListing, search: CompanySearchWrites): void {
+  const before = stmt('SELECT id FROM companies WHERE project = ? AND customer_key = ?').get(project, key);
+  const { id } = stmt(
+    `INSERT INTO companies (project, customer_key, sort_key, status, onboarding_level, risk_score, country, search_names, search_ids, ${RECORD_COLUMN_LIST})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, customer_key) DO UPDATE SET sort_key = excluded.sort_key, status = excluded.status,
+       onboarding_level = excluded.onboarding_level, risk_score = excluded.risk_score, country = excluded.country,
+       search_names = excluded.search_names, search_ids = excluded.search_ids, ${RECORD_COLUMN_UPDATES}
+     RETURNING id`,
+  ).get(project, key, l.sortKey, l.status, l.onboardingLevel, l.riskScore, l.country, l.searchNames, l.searchIds, ...recordValues(l.summary)) as { id: number };
+  // The search row follows: a renamed company no longer matches its old name.
+  search.put(id, before !== undefined, l.searchNames, l.searchIds);
+}
+
+/** Takes a customer off the company list (it is no longer a company). */
+function removeCompanyListing(stmt: Prepare, project: string, key: string, search: CompanySearchWrites): void {
+  const row = stmt('DELETE FROM companies WHERE project = ? AND customer_key = ? RETURNING id').get(project, key) as { id: number } | undefined;
+  if (row !== undefined) search.remove(row.id);
 }
 
 /** Makes a customer known; a bare row never erases a record already there. */
@@ -83,13 +108,22 @@ export function replaceExecution(stmt: Prepare, e: ExecutionUpsert, previous: St
 
 /** Writes one chunk of exported rows as they are; the caller wraps it in a transaction. */
 export function importSqliteRows(stmt: Prepare, rows: readonly StoreRow[]): void {
+  const search = new CompanySearchWrites();
+  importRowsOf(stmt, rows, search);
+  search.apply(stmt);
+}
+
+function importRowsOf(stmt: Prepare, rows: readonly StoreRow[], search: CompanySearchWrites): void {
   for (const row of rows) {
     switch (row.kind) {
       case 'customer':
-        upsertCustomer(stmt, row);
+        upsertCustomer(stmt, row, search);
         break;
       case 'bareCustomer':
         ensureCustomer(stmt, row.project, row.customerKey);
+        break;
+      case 'companyListing':
+        writeCompanyListing(stmt, row.project, row.key, row.listing, search);
         break;
       case 'alert':
         upsertAlert(stmt, row);

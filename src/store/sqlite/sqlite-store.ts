@@ -15,6 +15,9 @@ import type {
   AlertPosition,
   StoredAlertSummary,
   ApiKeyRecord,
+  CompanyFilter,
+  CompanyPosition,
+  StoredCompany,
   CustomerUpsert,
   AlertUpsert,
   ExecutionUpsert,
@@ -33,8 +36,11 @@ import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow }
 import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
-import { ensureCustomer, importSqliteRows, replaceExecution, sqliteBool, upsertAlert, upsertCustomer } from './sqlite-rows.js';
+import { ensureCustomer, importSqliteRows, replaceExecution, sqliteBool, upsertAlert, upsertCustomer, writeCompanyListing } from './sqlite-rows.js';
 import { backfillAlertListings, type BackfillConnection } from '../alert-listing-backfill.js';
+import { CompanySearchWrites } from './company-search-rows.js';
+import { BACKFILL_CHUNK, COMPANY_BACKFILL_KEY, listingOfStored } from '../company-backfill.js';
+import { companyPageQuery, companyPageRow, SQLITE_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -75,6 +81,7 @@ export async function openSqliteStore(
       await migrateSqlite(db);
       db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
       await backfillAlertListings(sqliteBackfill(db));
+      backfillCompanies(db);
     } catch (err) {
       db.close();
       throw sqliteStoreError(err, 'open');
@@ -118,6 +125,40 @@ function sqliteBackfill(db: Database.Database): BackfillConnection {
   };
 }
 
+/** Lists the companies stored before the company list existed (see company-backfill.ts). */
+function backfillCompanies(db: Database.Database): void {
+  const pending = db.prepare('SELECT 1 FROM meta WHERE key = ?');
+  if (pending.get(COMPANY_BACKFILL_KEY) === undefined) return;
+  const statements = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    let s = statements.get(sql);
+    if (s === undefined) statements.set(sql, (s = db.prepare(sql)));
+    return s;
+  };
+  const chunk = db.prepare(
+    `SELECT project, customer_key, body, gz IS NOT NULL AS pieces FROM customers
+     WHERE has_record = 1 AND is_company = 1 AND (project, customer_key) > (?, ?) ORDER BY project, customer_key LIMIT ?`,
+  );
+  let after: [string, string] = ['', ''];
+  for (;;) {
+    // Read and written in one transaction, so a record another process writes meanwhile is never listed from older bytes.
+    const last = db.transaction(() => {
+      const rows = chunk.all(...after, BACKFILL_CHUNK) as { project: string; customer_key: string; body: Buffer; pieces: number }[];
+      const search = new CompanySearchWrites();
+      for (const r of rows) {
+        const listing = listingOfStored(r.body, r.pieces === 1);
+        if (listing !== undefined) writeCompanyListing(prepare, r.project, r.customer_key, listing, search);
+      }
+      search.apply(prepare);
+      if (rows.length < BACKFILL_CHUNK) db.prepare('DELETE FROM meta WHERE key = ?').run(COMPANY_BACKFILL_KEY);
+      const end = rows[rows.length - 1];
+      return rows.length < BACKFILL_CHUNK || end === undefined ? undefined : ([end.project, end.customer_key] as [string, string]);
+    }).immediate();
+    if (last === undefined) return;
+    after = last;
+  }
+}
+
 /** Creates `file` empty with mode 0600 unless it exists (an existing file keeps the mode it was given). */
 function createPrivateFile(file: string): void {
   let fd: number;
@@ -153,7 +194,12 @@ export class SqliteStore implements Store {
     options: { readThread?: boolean } = {},
   ) {
     this.useReadThread = options.readThread === true;
-    this.writeTx = db.transaction((items: readonly Upsert[]) => items.map((item) => this.writeOne(item)));
+    this.writeTx = db.transaction((items: readonly Upsert[]) => {
+      const search = new CompanySearchWrites();
+      const outcomes = items.map((item) => this.writeOne(item, search));
+      search.apply(this.prepare);
+      return outcomes;
+    });
     this.importTx = db.transaction((rows: readonly StoreRow[]) => importSqliteRows(this.prepare, rows));
   }
 
@@ -220,14 +266,27 @@ export class SqliteStore implements Store {
     return guardedSync('listAlerts', () => (this.stmt(q.sql).all(...q.params) as AlertPageRow[]).map(alertPageRow));
   }
 
+  async listCompanies(
+    project: string,
+    filter: CompanyFilter,
+    after: CompanyPosition | undefined,
+    limit: number,
+    fields: ReadFields = ALL_FIELDS,
+  ): Promise<StoredCompany[]> {
+    const q = companyPageQuery(SQLITE_COMPANIES, project, filter, after, limit, fields);
+    if (q === undefined) return [];
+    // On this connection, like execution pages (a page is many rows to move between threads).
+    return guardedSync('listCompanies', () => (this.stmt(q.sql).all(...q.params) as CompanyPageRow[]).map(companyPageRow));
+  }
+
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
     return guardedSync('write', () => this.writeTx.immediate(items));
   }
 
-  private writeOne(item: Upsert): WriteOutcome {
+  private writeOne(item: Upsert, search: CompanySearchWrites): WriteOutcome {
     switch (item.kind) {
       case 'customer':
-        return this.writeCustomer(item);
+        return this.writeCustomer(item, search);
       case 'alert':
         return this.writeAlert(item);
       case 'execution':
@@ -235,13 +294,13 @@ export class SqliteStore implements Store {
     }
   }
 
-  private writeCustomer(c: CustomerUpsert): WriteOutcome {
+  private writeCustomer(c: CustomerUpsert, search: CompanySearchWrites): WriteOutcome {
     const prev = this.stmt(
       'SELECT etag, version_key AS versionKey FROM customers WHERE project = ? AND customer_key = ? AND has_record = 1',
     ).get(c.project, c.key) as { etag: string; versionKey: string | null } | undefined;
     const outcome = versionOutcome(prev, c);
     if (outcome !== 'stored') return outcome;
-    upsertCustomer(this.prepare, c);
+    upsertCustomer(this.prepare, c, search);
     return 'stored';
   }
 
