@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
-import type { ExecutionFilter, ExecutionPosition, Store, StoredExecution } from '../store/store.js';
+import type { ChangePosition, ExecutionFilter, ExecutionPosition, Store, StoredChange, StoredExecution, WaitOutcome } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
 import { fieldsFor } from '../wire/render.js';
@@ -34,6 +34,9 @@ export interface ProjectReader {
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
+  /** A page of the project's change feed, and a wait for its next change (see Store). */
+  listChanges(after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
+  waitForChanges(after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -117,6 +120,8 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    listChanges: (after, limit) => store.listChanges(project, after, limit),
+    waitForChanges: (after, ms, signal) => store.waitForChanges(project, after, ms, signal),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -21,6 +21,7 @@ import { alertRoute } from './routes/alerts.js';
 import { companyDetailsRoute } from './routes/company-details.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
+import { changesRoute } from './routes/changes.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 
 /** What the server is built from. */
@@ -197,6 +198,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   companyDetailsRoute(routeDeps);
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
+  // Long polls of the change feed end as the server starts closing, not at the end of the grace period.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+  changesRoute({ ...routeDeps, closing: closing.signal });
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
   for (const plugin of deps.plugins ?? []) await plugin(app);
   await app.after();

@@ -3,7 +3,7 @@
  * schemas, ERROR_CODES): nothing here restates a field, parameter or code, so the document
  * cannot drift from what the service validates and answers.
  */
-import { fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
+import { exampleChanges, fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
 import { SCOPES } from '../../store/api-keys.js';
 import { openApiInfo } from './openapi-info.js';
@@ -40,6 +40,7 @@ const EXAMPLES: Readonly<Record<OperationName, () => unknown>> = {
   getCompanyDetails: fullCompany,
   getCustomerScenarioExecutions: () => [fullExecution()],
   getAlert: fullAlert,
+  listChanges: exampleChanges,
 };
 
 /** Generates the OpenAPI 3.1.0 document of the service. */

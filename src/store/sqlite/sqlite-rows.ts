@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../record-columns.js';
 import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
+import { recordChange } from './sqlite-changes.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -108,6 +109,10 @@ export function importSqliteRows(stmt: Prepare, rows: readonly StoreRow[]): void
         ).run(b.project, b.firstAt, b.lastAt, b.entries, b.records, b.project, b.firstAt, b.entries);
         break;
       }
+      case 'change':
+        // In the order exported: each entry takes the next position of its project's feed.
+        recordChange(stmt, row);
+        break;
       case 'apiKey':
         stmt(
           `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
