@@ -90,8 +90,8 @@ describe('change feed', () => {
 
   it('moves an updated record to the end, where it appears once with its last ETag', async () => {
     const before = await catchUp(svc.url, '/v1/changes', key);
-    await importLines(svc.store, [plainCustomerLine(P, COMPANY, 'Company', 'Inactive')]);
-    await importLines(svc.store, [plainCustomerLine(P, COMPANY, 'Company', 'Dormant')]);
+    expect(await importLines(svc.store, [plainCustomerLine(P, COMPANY, 'Company', 'Rejected')])).toMatchObject({ stored: 1 });
+    expect(await importLines(svc.store, [plainCustomerLine(P, COMPANY, 'Company', 'Dormant')])).toMatchObject({ stored: 1 });
     const after = await catchUp(svc.url, '/v1/changes', key);
     expect(after.items).toHaveLength(before.items.length);
     expect(after.items.filter((c) => c.id === COMPANY)).toHaveLength(1);
@@ -111,7 +111,8 @@ describe('change feed', () => {
     const stale = await importLines(svc.store, [plainCustomerLine(P, '6f5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'Individual', 'Active', '2024-02-01T00:00:00Z')]);
     expect(stale).toMatchObject({ stored: 1, rejected: 0 });
     const { next: last } = await catchUp(svc.url, '/v1/changes', key);
-    await importLines(svc.store, [plainCustomerLine(P, '6f5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'Individual', 'Inactive', '2024-01-01T00:00:00Z')]);
+    const older = await importLines(svc.store, [plainCustomerLine(P, '6f5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'Individual', 'Rejected', '2024-01-01T00:00:00Z')]);
+    expect(older).toMatchObject({ stale: 1, rejected: 0 });
     expect((await feedPage(svc.url, last, key)).items).toEqual([]);
     expect((await feedPage(svc.url, next, key)).items.map((c) => c.id)).toEqual(['6f5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d']);
   });
