@@ -200,7 +200,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   alertRoute(routeDeps);
   // Long polls of the change feed end as the server starts closing, not at the end of the grace period.
   const closing = new AbortController();
-  app.addHook('preClose', async () => closing.abort());
+  // Not a preClose hook: any such hook defers the listening socket's close by a turn, so a new
+  // connection could still be accepted; this runs as fastify closes the socket.
+  const closeServer = app.server.close.bind(app.server);
+  app.server.close = (callback?: (err?: Error) => void) => {
+    closing.abort();
+    return closeServer(callback);
+  };
   changesRoute({ ...routeDeps, closing: closing.signal });
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
   for (const plugin of deps.plugins ?? []) await plugin(app);

@@ -27,6 +27,8 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
     const after = positionOf(deps.secret, queryId, params.query.after as string | undefined);
     let page = await reader.listChanges(after, limit);
     if (page.length === 0 && waitSeconds > 0) page = await waitForPage(reader, after, limit, waitSeconds * 1000, abortOnEnd(deps.closing, reply.raw));
+    // Answered because the server is closing: its socket goes too, rather than idling open and holding the close.
+    if (deps.closing.aborted) reply.header('connection', 'close');
     const position = page.length > 0 ? page[page.length - 1]!.position : after;
     // The position stays in the cursor's own two fields (the executions cursor's layout, unchanged).
     const next = encodeCursor(deps.secret, queryId, { sortKey: position.xid, executionId: position.seq });
