@@ -16,34 +16,46 @@ export const CHANGES_CHANNEL = 'ccr_changes';
 /** Rows per statement, bounded by the parameter limit (five per entry). */
 const CHUNK = 1000;
 
+const UPSERT_CHANGES_TAIL = `ON CONFLICT (project, record) DO UPDATE SET xid = pg_current_xact_id(), seq = nextval('changes_seq'),
+  record_key = excluded.record_key, etag = excluded.etag, item = excluded.item`;
+
+/** The multi-row VALUES list of `entries` and its parameters. */
+function valuesOf(entries: readonly ChangeEntry[]): { tuples: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const tuples = entries.map((c) => {
+    values.push(c.project, c.record, c.recordKey, c.etag, c.item);
+    const n = values.length;
+    return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+  });
+  return { tuples: tuples.join(', '), values };
+}
+
 /**
- * Writes entries in the caller's transaction: an entry already there moves (a new xid and seq).
- * The statement text is fixed per row count; xid and seq come from the column defaults.
+ * Writes entries in the caller's transaction: an entry already there moves (a new xid and seq,
+ * from the column defaults on insert).
  */
 export async function writeChanges(client: pg.ClientBase, entries: readonly ChangeEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += CHUNK) {
-    const chunk = entries.slice(i, i + CHUNK);
-    const values: unknown[] = [];
-    const tuples = chunk.map((c) => {
-      values.push(c.project, c.record, c.recordKey, c.etag, c.item);
-      const n = values.length;
-      return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
-    });
-    await client.query({
-      text: `INSERT INTO changes (project, record, record_key, etag, item) VALUES ${tuples.join(', ')}
-        ON CONFLICT (project, record) DO UPDATE SET xid = pg_current_xact_id(), seq = nextval('changes_seq'),
-          record_key = excluded.record_key, etag = excluded.etag, item = excluded.item`,
-      values,
-    });
+    const { tuples, values } = valuesOf(entries.slice(i, i + CHUNK));
+    await client.query({ text: `INSERT INTO changes (project, record, record_key, etag, item) VALUES ${tuples} ${UPSERT_CHANGES_TAIL}`, values });
   }
 }
 
-/** Notifies every replica's listener of the projects written, in the writing transaction; answers its xid. */
-export async function notifyChanges(client: pg.ClientBase, projects: readonly string[]): Promise<bigint> {
+/**
+ * Writes a batch's entries (at least one) and notifies every replica's listener of the projects
+ * written (payload: the transaction's xid and the project; delivered at commit): the last chunk
+ * and the notification are one statement, so a batch of up to CHUNK records costs one round trip
+ * more. Answers the xid.
+ */
+export async function writeChangesAndNotify(client: pg.ClientBase, entries: readonly ChangeEntry[]): Promise<bigint> {
+  const last = Math.max(0, entries.length - CHUNK);
+  await writeChanges(client, entries.slice(0, last));
+  const { tuples, values } = valuesOf(entries.slice(last));
   const r = await client.query<{ xid: string }>({
-    name: 'ccr_notify_changes',
-    text: `SELECT pg_notify('${CHANGES_CHANNEL}', pg_current_xact_id()::text || ' ' || p), pg_current_xact_id()::text AS xid FROM unnest($1::text[]) p`,
-    values: [projects],
+    text: `WITH written AS (INSERT INTO changes (project, record, record_key, etag, item) VALUES ${tuples} ${UPSERT_CHANGES_TAIL} RETURNING project)
+      SELECT pg_notify('${CHANGES_CHANNEL}', pg_current_xact_id()::text || ' ' || p.project), pg_current_xact_id()::text AS xid
+      FROM (SELECT DISTINCT project FROM written) p`,
+    values,
   });
   return BigInt(r.rows[0]!.xid);
 }

@@ -21,7 +21,7 @@ import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ChangeListener } from './change-listener.js';
-import { CHANGES_AFTER, CHANGES_PAGE, notifyChanges, positionValues, postgresBackfill, storedChange, writeChanges, type ChangePageRow } from './postgres-changes.js';
+import { CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -161,9 +161,8 @@ export class PostgresStore implements Store {
         const changedAt = new Date().toISOString();
         const entries = [...plan.customers, ...plan.alerts, ...plan.executions.map((e) => e.item)].map((u) => changeOf(u, changedAt));
         if (entries.length === 0) return { outcomes: plan.outcomes, written: undefined };
-        await writeChanges(client, entries);
-        const written = [...new Set(entries.map((e) => e.project))];
-        return { outcomes: plan.outcomes, written: { projects: written, xid: await notifyChanges(client, written) } };
+        const xid = await writeChangesAndNotify(client, entries);
+        return { outcomes: plan.outcomes, written: { projects: [...new Set(entries.map((e) => e.project))], xid } };
       }),
     ).then(({ outcomes, written }) => {
       // This process's waiters need not wait for the notification to come back.
