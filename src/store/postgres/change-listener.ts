@@ -61,6 +61,8 @@ export class ChangeListener implements ChangeCheck {
   }
 
   private note(project: string, xid: bigint): void {
+    // With no one waiting there is no one to wake; a waiter arriving later checks the store itself.
+    if (this.waiters === undefined || this.waiters.size === 0) return;
     const seen = this.pending.get(project);
     if (seen === undefined || xid > seen) this.pending.set(project, xid);
   }
