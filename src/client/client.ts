@@ -6,6 +6,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Alert, CompanyDetails, ErrorBody, Execution } from '../contract/index.js';
 import type { AlertSummary } from '../contract/alert-summary.js';
 import type { CompanySummary } from '../contract/company-summary.js';
+import type { Change } from '../contract/change.js';
 import { OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
 
 /** The query of an operation: each parameter optional, a repeatable one also as an array. */
@@ -22,6 +23,12 @@ export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScena
 export type AlertsQuery = QueryOf<typeof OPERATIONS.listAlerts.query>;
 /** Filters, search, order, page size and cursor of listCompanies. */
 export type CompaniesQuery = QueryOf<typeof OPERATIONS.listCompanies.query>;
+
+/** Position (`after`), page size and long poll (`wait`, seconds) of listChanges. */
+export type ChangesQuery = QueryOf<typeof OPERATIONS.listChanges.query>;
+
+/** How long followChanges holds each poll open when its query names no `wait`. */
+export const FOLLOW_WAIT_SECONDS = 30;
 
 /** One page of a list: its items and how to reach the next (the Link header's rel="next"). */
 export interface Page<T> {
@@ -75,6 +82,15 @@ export interface ComplianceClient {
   listCompanies(query?: CompaniesQuery): Promise<Page<CompanySummary>>;
   /** Every company summary matching `query`, page after page, following the Link header. */
   iterateCompanies(query?: CompaniesQuery): AsyncGenerator<CompanySummary, void, undefined>;
+  /** One page of the change feed; its `next` is always there (the position to poll next), an empty page's too. */
+  listChanges(query?: ChangesQuery): Promise<Page<Change>>;
+  /** Every change from `query.after` (or the beginning) up to now: stops at the first empty page (catch-up). */
+  iterateChanges(query?: ChangesQuery): AsyncGenerator<Change, void, undefined>;
+  /**
+   * Every change from `query.after` on, for as long as `signal` lets it: polls with a long wait
+   * (FOLLOW_WAIT_SECONDS unless the query names one), so it never ends by itself.
+   */
+  followChanges(query?: ChangesQuery, options?: { signal?: AbortSignal }): AsyncGenerator<Change, void, undefined>;
 }
 
 /** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
@@ -82,22 +98,28 @@ export function createClient(options: ClientOptions): ComplianceClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? globalThis.fetch;
 
-  const get = async (url: string): Promise<Response> => {
+  const get = async (url: string, signal?: AbortSignal): Promise<Response> => {
     const response = await doFetch(url, {
       headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' },
+      ...(signal === undefined ? {} : { signal }),
     });
     if (!response.ok) throw await clientError(response);
     return response;
   };
 
   /** The page at `url`: a JSON array, and the next page's URL from its Link header. */
-  const pageAt = async <T>(url: string): Promise<Page<T>> => {
-    const response = await get(url);
+  const pageAt = async <T>(url: string, signal?: AbortSignal): Promise<Page<T>> => {
+    const response = await get(url, signal);
     const items = (await response.json()) as T[];
     const link = nextLink(response.headers.get('link'));
     // The Link URL is path-absolute (it carries the base path), so it resolves against the origin.
     const nextUrl = link === undefined ? undefined : new URL(link, `${base}/`).href;
-    return { items, nextUrl, next: nextUrl === undefined ? undefined : () => pageAt<T>(nextUrl) };
+    return { items, nextUrl, next: nextUrl === undefined ? undefined : () => pageAt<T>(nextUrl, signal) };
+  };
+
+  const changes = (query: ChangesQuery, signal?: AbortSignal): Promise<Page<Change>> => {
+    const op = OPERATIONS.listChanges;
+    return pageAt<Change>(base + pathOf(op, {}) + searchOf(op, query), signal);
   };
 
   const executions = (customerId: string, query: ScenarioExecutionsQuery): Promise<ExecutionsPage> => {
@@ -127,6 +149,29 @@ export function createClient(options: ClientOptions): ComplianceClient {
     },
     listAlerts: (query = {}) => alerts(query),
     iterateAlerts: (query = {}) => itemsOf(alerts(query)),
+    listChanges: (query = {}) => changes(query),
+    async *iterateChanges(query = {}) {
+      let page = await changes(query);
+      while (page.items.length > 0) {
+        yield* page.items;
+        if (page.next === undefined) return;
+        page = await page.next();
+      }
+    },
+    async *followChanges(query = {}, { signal } = {}) {
+      try {
+        let page = await changes({ ...query, wait: query.wait ?? FOLLOW_WAIT_SECONDS }, signal);
+        for (;;) {
+          yield* page.items;
+          if (signal?.aborted === true || page.next === undefined) return;
+          page = await page.next();
+        }
+      } catch (err) {
+        // Stopping is the caller's abort, not a failure.
+        if (signal?.aborted === true) return;
+        throw err;
+      }
+    },
   };
 }
 

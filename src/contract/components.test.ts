@@ -10,8 +10,8 @@ const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 describe('schema components for OpenAPI 3.1', () => {
   it('names the four resources, whose parts and enumerations follow from them', () => {
-    expect(Object.keys(SCHEMA_COMPONENTS)).toEqual(['CompanyDetails', 'Execution', 'Alert', 'ErrorBody']);
-    for (const name of ['CompanyDetails', 'Execution', 'Alert', 'ErrorBody']) {
+    expect(Object.keys(SCHEMA_COMPONENTS)).toEqual(['CompanyDetails', 'Execution', 'Alert', 'Change', 'ErrorBody']);
+    for (const name of ['CompanyDetails', 'Execution', 'Alert', 'Change', 'ErrorBody']) {
       expect(SCHEMA_COMPONENTS[name]?.$id).toBe(name);
       expect(SCHEMA_COMPONENTS[name]?.title).toBe(name);
     }

@@ -1,6 +1,7 @@
 /** Named schemas for an OpenAPI 3.1 `components.schemas` section. */
 import type { TSchema } from '@sinclair/typebox';
 import { Alert } from './alert.js';
+import { Change } from './change.js';
 import { CompanyDetails } from './company.js';
 import { ErrorBody } from './error-body.js';
 import { Execution } from './execution.js';
@@ -14,5 +15,6 @@ export const SCHEMA_COMPONENTS: Readonly<Record<string, TSchema>> = {
   CompanyDetails,
   Execution,
   Alert,
+  Change,
   ErrorBody,
 };

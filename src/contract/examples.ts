@@ -4,6 +4,8 @@
  * thing; they can also serve as OpenAPI examples. Each call returns a fresh object.
  */
 
+import type { Change } from './change.js';
+
 const CUSTOMER_ID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const ALERT_ID = '9f1c6d2e-4b7a-4e2d-9c3b-1a2b3c4d5e6f';
 const FILE_ID = 'A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF';
@@ -212,4 +214,14 @@ export function fullAlert(): Record<string, unknown> {
       },
     }],
   };
+}
+
+/** A page of the change feed: a company stored, then one of its executions. */
+export function exampleChanges(): Change[] {
+  const company = fullCompany();
+  const execution = fullExecution();
+  return [
+    { kind: 'company', id: company.id as string, customerId: null, operation: 'upsert', etag: 'xQ3Bv0Jm1m7bRk3yC9Wb3w2VvXWgq6N', changedAt: '2024-05-01T12:00:00.120Z' },
+    { kind: 'execution', id: execution.execution_id as string, customerId: company.id as string, operation: 'upsert', etag: 'f8Hq0wX2aPz7N1dLk5Rt9uVc3eYb6Gm', changedAt: '2024-05-01T12:00:00.120Z' },
+  ];
 }

@@ -4,6 +4,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Alert } from './alert.js';
+import { Change } from './change.js';
 import { CompanyDetails } from './company.js';
 import { AlertSummary } from './alert-summary.js';
 import { CompanySummary } from './company-summary.js';
@@ -41,6 +42,11 @@ export interface Operation {
 export const MAX_PAGE_SIZE = 200;
 /** Page size when `limit` is not given. */
 export const DEFAULT_PAGE_SIZE = 50;
+
+/** Largest page of the change feed, its default, and the longest wait of a long poll (seconds). */
+export const MAX_CHANGES_PAGE = 1000;
+export const DEFAULT_CHANGES_PAGE = 100;
+export const MAX_CHANGES_WAIT = 30;
 
 const Id = Type.String({ minLength: 1, maxLength: 256 });
 
@@ -159,6 +165,28 @@ export const OPERATIONS = {
     },
     response: Type.Array(AlertSummary),
     headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), with the same filters; absent on the last page' } },
+  },
+  listChanges: {
+    operationId: 'listChanges',
+    summary: "The project's change feed",
+    path: '/changes',
+    scope: 'changes:read',
+    pathParameters: {},
+    query: {
+      after: { schema: Type.String({ minLength: 1, maxLength: 4096 }), description: "opaque position from the previous answer's Link header; absent: from the beginning" },
+      limit: {
+        schema: Type.Integer({ minimum: 1, maximum: MAX_CHANGES_PAGE }),
+        parse: 'integer',
+        description: `most changes in one answer, 1 to ${MAX_CHANGES_PAGE} (default ${DEFAULT_CHANGES_PAGE})`,
+      },
+      wait: {
+        schema: Type.Integer({ minimum: 0, maximum: MAX_CHANGES_WAIT }),
+        parse: 'integer',
+        description: `seconds to hold an empty answer open until a change arrives, 0 to ${MAX_CHANGES_WAIT} (default 0)`,
+      },
+    },
+    response: Type.Array(Change),
+    headers: { Link: { description: 'RFC 8288 link (rel="next") to poll next, on every answer, an empty one included: the position after the last change, the same limit and wait' } },
   },
 } as const satisfies Record<string, Operation>;
 

@@ -10,14 +10,17 @@ import { ServiceError } from '../contract/error-codes.js';
 import type {
   AlertFilter,
   AlertPosition,
+  ChangePosition,
   CompanyFilter,
   CompanyPosition,
   ExecutionFilter,
   ExecutionPosition,
   Store,
   StoredAlertSummary,
+  StoredChange,
   StoredCompany,
   StoredExecution,
+  WaitOutcome,
 } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
@@ -48,6 +51,9 @@ export interface ProjectReader {
   /** A page of the project's alert summaries. */
   listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<StoredAlertSummary[]>;
   listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<StoredCompany[]>;
+  /** A page of the project's change feed, and a wait for its next change (see Store). */
+  listChanges(after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
+  waitForChanges(after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -133,6 +139,8 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    listChanges: (after, limit) => store.listChanges(project, after, limit),
+    waitForChanges: (after, ms, signal) => store.waitForChanges(project, after, ms, signal),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

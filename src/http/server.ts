@@ -23,6 +23,7 @@ import { companyDetailsRoute } from './routes/company-details.js';
 import { companiesListRoute } from './routes/companies-list.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
+import { changesRoute } from './routes/changes.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 
 /** What the server is built from. */
@@ -201,6 +202,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
   alertsListRoute(routeDeps);
+  // Long polls of the change feed end as the server starts closing, not at the end of the grace period.
+  const closing = new AbortController();
+  // Not a preClose hook: any such hook defers the listening socket's close by a turn, so a new
+  // connection could still be accepted; this runs as fastify closes the socket.
+  const closeServer = app.server.close.bind(app.server);
+  app.server.close = (callback?: (err?: Error) => void) => {
+    closing.abort();
+    return closeServer(callback);
+  };
+  changesRoute({ ...routeDeps, closing: closing.signal });
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
   for (const plugin of deps.plugins ?? []) await plugin(app);
   await app.after();

@@ -33,6 +33,7 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
   const byId = (documents: DocumentPlace) => ({
     project: r.cmsProjectId as string,
     key: recordKey(r.id as string),
+    id: r.id as string,
     versionKey: version(r.updatedAt),
     body,
     etag,
@@ -47,7 +48,12 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
     }
     case 'alert':
       // Validated against the contract before it gets here, so it is an Alert.
-      return { kind: 'alert', ...byId(ALERT_DOCUMENTS), listing: alertListingOf(r as unknown as Alert, gzipLevel) };
+      return {
+        kind: 'alert',
+        customerId: typeof r.customerId === 'string' ? r.customerId : null,
+        ...byId(ALERT_DOCUMENTS),
+        listing: alertListingOf(r as unknown as Alert, gzipLevel),
+      };
     case 'execution': {
       const scenarios = (r.scenario_executions ?? []) as { scenarioId?: unknown; rules?: { object_type?: unknown }[] }[];
       let objectTypes = 0;
@@ -63,6 +69,7 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
         project: env.cmsProjectId!,
         key: r.execution_id as string,
         customerKey: recordKey(env.customerId!),
+        customerId: env.customerId!,
         executionId: r.execution_id as string,
         versionKey: instantKey(r.last_execution_date as string),
         status: typeof r.execution_status === 'string' ? r.execution_status : null,

@@ -17,6 +17,8 @@ export interface CopyCounts {
   apiKeys: number;
   /** Access log batches (each holds one flush's entries of one project). */
   accessLogBatches: number;
+  /** Change feed entries (one per record that has one). */
+  changes: number;
 }
 
 /** How a copy runs. */
@@ -41,12 +43,12 @@ export class TargetNotEmptyError extends Error {
 
 /** Zero of every count. */
 export function emptyCounts(): CopyCounts {
-  return { customers: 0, bareCustomers: 0, companies: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0 };
+  return { customers: 0, bareCustomers: 0, companies: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0, changes: 0 };
 }
 
 /** The sum of every count. */
 export function totalRows(c: CopyCounts): number {
-  return c.customers + c.bareCustomers + c.companies + c.alerts + c.executions + c.apiKeys + c.accessLogBatches;
+  return c.customers + c.bareCustomers + c.companies + c.alerts + c.executions + c.apiKeys + c.accessLogBatches + c.changes;
 }
 
 const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
@@ -57,6 +59,7 @@ const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
   execution: 'executions',
   apiKey: 'apiKeys',
   accessLogBatch: 'accessLogBatches',
+  change: 'changes',
 };
 
 /**
@@ -123,6 +126,8 @@ function rewritten(row: StoreRow): StoreRow {
       return allStorable(row.project, row.customerKey) ? row : { ...row, project: storableText(row.project), customerKey: storableText(row.customerKey) };
     case 'apiKey':
       return allStorable(row.record.project, row.record.name ?? '') ? row : { ...row, record: { ...row.record, project: storableText(row.record.project), name: row.record.name === null ? null : storableText(row.record.name) } };
+    case 'change':
+      return allStorable(row.project, row.record, row.recordKey) ? row : { ...row, project: storableText(row.project), record: storableText(row.record), recordKey: storableText(row.recordKey) };
     case 'accessLogBatch': {
       const b = row.batch;
       return UNSTORABLE_IN_JSON.test(b.entries) || UNSTORABLE_IN_JSON.test(b.records) || !isStorableText(b.project) ? { ...row, batch: storableBatch(b) } : row;
@@ -163,6 +168,8 @@ function describeRow(row: StoreRow): string {
       return `API key ${row.record.id}`;
     case 'bareCustomer':
       return `customer ${JSON.stringify(row.customerKey)} of project ${JSON.stringify(row.project)}`;
+    case 'change':
+      return `the change feed entry of ${row.record} of project ${JSON.stringify(row.project)}`;
     default:
       return `${row.kind} ${JSON.stringify(row.key)} of project ${JSON.stringify(row.project)}`;
   }

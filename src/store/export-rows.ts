@@ -98,6 +98,21 @@ const EXPORT_TABLES: readonly ExportTable[] = [
     toRow: (r) => ({ kind: 'apiKey', record: apiKeyFromRow(r as unknown as ApiKeyColumns) }),
   },
   {
+    // Along the (project, record) key both dialects have: each record's one entry, in record order
+    // (the target gives them new positions; every entry keeps its changedAt).
+    name: 'changes',
+    key: ['project', 'record'],
+    columns: ['project', 'record', 'record_key', 'etag', 'item'],
+    toRow: (r) => ({
+      kind: 'change',
+      project: r.project as string,
+      record: r.record as string,
+      recordKey: r.record_key as string,
+      etag: r.etag as string | null,
+      item: Buffer.isBuffer(r.item) ? r.item : Buffer.from(r.item as string, 'utf8'),
+    }),
+  },
+  {
     // Along access_log_batches_by_time, which both dialects have; the id only breaks ties.
     name: 'access_log_batches',
     key: ['project', 'first_at', 'id'],

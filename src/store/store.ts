@@ -40,6 +40,12 @@ interface UpsertBase extends RecordBytes {
   key: string;
   /** Instant key of the record's version timestamp, or null when it has none. */
   versionKey: string | null;
+  /**
+   * The record's id as written and its customer's id, for its change feed entry (change-items.ts);
+   * the importer always gives them, rows `copy` moves need not (their feed is copied as it is).
+   */
+  id?: string;
+  customerId?: string | null;
 }
 
 export interface CustomerUpsert extends UpsertBase {
@@ -183,8 +189,38 @@ export interface AccessLogBatchRow {
   batch: AccessLogBatch;
 }
 
-/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches. */
-export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow;
+/** One change feed entry as copied between stores: in feed order, its bytes as written (a new position is given on arrival). */
+export interface ChangeRow {
+  kind: 'change';
+  project: string;
+  /** Identity of the record in the feed (one entry per record: change-items.ts feedRecord). */
+  record: string;
+  recordKey: string;
+  /** The etag the entry names; null for an erase. */
+  etag: string | null;
+  item: Buffer;
+}
+
+/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches, the change feed. */
+export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow | ChangeRow;
+
+/**
+ * A position in a project's change feed: SQLite orders by `seq` alone (xid is '0'); PostgreSQL by
+ * the writing transaction's id, then `seq` (docs/spec-decisions.md, Change feed).
+ */
+export interface ChangePosition {
+  xid: string;
+  seq: string;
+}
+
+/** One entry of a feed page: its position, the lookup key of its record, and its wire-ready JSON item as `body`. */
+export interface StoredChange extends RecordBytes {
+  position: ChangePosition;
+  recordKey: string;
+}
+
+/** How a wait for changes ended: something may have arrived, the time ran out, or too many waited already. */
+export type WaitOutcome = 'changed' | 'timeout' | 'busy';
 
 /** Storage for the three read operations, the import, the API keys and the access log, scoped by project. */
 export interface Store extends AccessLogStore, AccessLogPruning {
@@ -209,7 +245,14 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredAlertSummary[]>;
   /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */
   listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredCompany[]>;
-  /** Writes a batch atomically; returns one outcome per item, in order. */
+  /** A page of the project's change feed, oldest first, strictly after `after` (undefined: from the beginning). */
+  listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
+  /**
+   * Resolves when a change of `project` past `after` may have arrived (from this process or another),
+   * after `ms`, or when `signal` aborts; no busy loop per waiter. 'busy' at once when too many wait.
+   */
+  waitForChanges(project: string, after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
+  /** Writes a batch atomically, each stored record's change feed entry with it; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;
 
   insertApiKey(key: ApiKeyRecord): Promise<void>;

@@ -16,6 +16,7 @@ import { harness, type Harness } from '../support/store-harness.js';
 import { companySpecLine } from '../support/companies.js';
 import { postgresWanted } from '../support/stores.js';
 import { customer, day, execution } from '../support/upserts.js';
+import { feedSettled } from '../support/changes-feed.js';
 
 const PROJECTS = ['proj-a', 'proj-b'];
 const COMPANY = '0B5C2A4E-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
@@ -125,6 +126,11 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A project's whole feed, its items as text in sorted order (a copy gives them new positions). */
+  async function feedItems(store: Store, project: string): Promise<string[]> {
+    return (await store.listChanges(project, undefined, 1000)).map((c) => c.body!.toString('utf8')).sort();
+  }
+
   it('answers every read identically after SQLite → PostgreSQL → SQLite', async () => {
     const expected = await observe(source, keys);
     expect(expected).toMatchObject({ [`proj-a/known/${GHOST}`]: true, [`proj-a/company/${GHOST}`]: undefined });
@@ -137,7 +143,7 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     expect(expected).toMatchObject({ 'proj-a/company-search': [recordKey(NAMED_COMPANY)] });
     const pg = await open(harness('postgres'));
     const there = await copyStore(source, pg, { chunkRows: 11 });
-    expect(there).toEqual({ customers: 6, bareCustomers: 2, companies: COMPANIES, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3 });
+    expect(there).toEqual({ customers: 6, bareCustomers: 2, companies: COMPANIES, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3, changes: 108 });
     expect(expected).toMatchObject({ [`proj-a/access-log/${COMPANY}`]: [{ requestId: 'r-proj-a-1' }, { requestId: 'r-proj-a-4' }] });
     expect(await observe(pg, keys)).toEqual(expected);
     // The copy caught the target's per-record table up with the batches it brought.
@@ -145,6 +151,14 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     const back = await open(harness('sqlite'));
     expect(await copyStore(pg, back, { chunkRows: 5 })).toEqual(there);
     expect(await observe(back, keys)).toEqual(expected);
+    // The change feed travels as it is: each record's one entry, with its etag and changedAt.
+    await feedSettled(harnesses.find((h) => h.name === 'postgres')!.url);
+    for (const project of ['proj-a', 'proj-b']) {
+      const feed = await feedItems(source, project);
+      expect(feed.length).toBeGreaterThan(0);
+      expect(await feedItems(pg, project)).toEqual(feed);
+      expect(await feedItems(back, project)).toEqual(feed);
+    }
   });
 
   it('refuses a target that holds records, and merges into it when forced', async () => {

@@ -89,6 +89,8 @@ describe.each(storeHarnesses())('$adapter store rows for copy', ({ adapter, make
     const rows = chunks.flat();
     expect(rows.map((r) => r.kind)).toEqual([
       'customer', 'bareCustomer', 'customer', 'bareCustomer', 'alert', 'execution', 'execution', 'execution', 'apiKey',
+      // One change feed entry per stored record, carried as it is.
+      'change', 'change', 'change', 'change', 'change', 'change',
     ]);
     expect(rows).toContainEqual({ kind: 'bareCustomer', project: 'p', customerKey: 'ghost' });
     expect(rows).toContainEqual({ kind: 'apiKey', record: apiKey('k1', 'p') });
@@ -150,7 +152,7 @@ describe.each(storeHarnesses())('$adapter store rows for copy', ({ adapter, make
         await store.writeBatch([customer('p', 'c', day(1)), alert('p', 'late', day(1))]);
       }
     }
-    expect(rows.map((r) => (r.kind === 'customer' ? r.key : r.kind))).toEqual(['a', 'b']);
+    expect(rows.map((r) => (r.kind === 'customer' ? r.key : r.kind))).toEqual(['a', 'b', 'change', 'change']);
     expect(await store.customerKnown('p', 'c')).toBe(true);
   });
 
@@ -165,6 +167,7 @@ describe.each(storeHarnesses())('$adapter store rows for copy', ({ adapter, make
     }
     // Every connection came back usable: six abandoned exports exceed the test pool of four.
     await store.writeBatch([customer('p', 'c', day(1))]);
-    expect((await collect(store.exportRows(10))).flat()).toHaveLength(3);
+    // Three customers and their three change feed entries.
+    expect((await collect(store.exportRows(10))).flat()).toHaveLength(6);
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { Alert } from '../../contract/alert.js';
 import { alertSummaryOf } from '../../contract/alert-summary.js';
-import { fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
+import { exampleChanges, fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { companySummaryOf } from '../../contract/company-summary.js';
 import type { CompanyDetails } from '../../contract/company.js';
 import { OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
@@ -46,6 +46,7 @@ const EXAMPLES: Readonly<Record<OperationName, () => unknown>> = {
   getCustomerScenarioExecutions: () => [fullExecution()],
   getAlert: fullAlert,
   listAlerts: () => [alertSummaryOf(fullAlert() as unknown as Alert)],
+  listChanges: exampleChanges,
 };
 
 /** Generates the OpenAPI 3.1.0 document of the service. */

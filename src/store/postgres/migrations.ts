@@ -243,6 +243,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- Companies stored before this version are listed by a backfill when a store opens.
   INSERT INTO meta (key, value) VALUES ('backfill:companies', '\\x01') ON CONFLICT (key) DO NOTHING;
   `,
+  `
+  -- The change feed: one entry per record (its newest change). Sequences are not visible in
+  -- commit order, so an entry is positioned by its writing transaction's id, then seq, and read
+  -- only below the snapshot's xmin, where every transaction has ended (docs/spec-decisions.md).
+  -- An update moves the entry: a new xid and seq. etag NULL marks an erase. The meta row asks
+  -- the first writable open to add an entry for every record stored before (changes-backfill.ts).
+  CREATE SEQUENCE changes_seq;
+  CREATE TABLE changes (
+    project    text COLLATE "C" NOT NULL,
+    record     text COLLATE "C" NOT NULL,
+    xid        xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    seq        bigint NOT NULL DEFAULT nextval('changes_seq'),
+    record_key text COLLATE "C" NOT NULL,
+    etag       text,
+    item       bytea NOT NULL,
+    PRIMARY KEY (project, record)
+  );
+  CREATE INDEX changes_feed ON changes (project, xid, seq);
+  INSERT INTO meta (key, value) VALUES ('changes_backfill', '\\x00') ON CONFLICT (key) DO NOTHING;
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

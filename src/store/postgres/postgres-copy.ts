@@ -10,6 +10,8 @@ import type { AlertUpsert, ApiKeyRecord, CompanyListingRow, CustomerUpsert, Exec
 import { batchKeys, rowKey, type BatchPlan } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { guarded } from './pg-errors.js';
+import type { ChangeEntry } from '../change-items.js';
+import { writeChanges } from './postgres-changes.js';
 
 /** Streams every row from one repeatable-read snapshot, so writes going on meanwhile never tear the copy. */
 export async function* exportPostgresRows(pool: pg.Pool, chunkRows: number): AsyncGenerator<StoreRow[]> {
@@ -42,6 +44,7 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
   const keys: ApiKeyRecord[] = [];
   const batches: AccessLogBatch[] = [];
   const listings: CompanyListingRow[] = [];
+  const changes: ChangeEntry[] = [];
   for (const row of rows) {
     if (row.kind === 'customer') customers.push(row);
     else if (row.kind === 'companyListing') listings.push(row);
@@ -49,6 +52,7 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
     else if (row.kind === 'apiKey') keys.push(row.record);
     else if (row.kind === 'accessLogBatch') batches.push(row.batch);
     else if (row.kind === 'bareCustomer') named.set(rowKey(row.project, row.customerKey), row);
+    else if (row.kind === 'change') changes.push(row);
     else {
       executions.push(row);
       // Customers come first in an export, but an execution must never be left without one.
@@ -71,6 +75,8 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
     companyListings: listings,
   };
   await writePlan(client, plan);
+  // In the order exported; each entry takes a new position in its project's feed.
+  await writeChanges(client, changes);
   for (const k of keys) {
     await client.query(
       `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

@@ -5,7 +5,30 @@ import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
 import { alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertPageRow } from '../alert-page-sql.js';
-import type { AlertFilter, AlertPosition, StoredAlertSummary, ApiKeyRecord, CompanyFilter, CompanyPosition, StoredCompany, ExecutionFilter, ExecutionPosition, Store, StoredExecution, StoreRow, Upsert, WriteOutcome } from '../store.js';
+import type {
+  AlertFilter,
+  AlertPosition,
+  ApiKeyRecord,
+  ChangePosition,
+  CompanyFilter,
+  CompanyPosition,
+  ExecutionFilter,
+  ExecutionPosition,
+  Store,
+  StoredAlertSummary,
+  StoredChange,
+  StoredCompany,
+  StoredExecution,
+  StoreRow,
+  Upsert,
+  WaitOutcome,
+  WriteOutcome,
+} from '../store.js';
+import { changeOf } from '../change-items.js';
+import { backfillChanges } from '../changes-backfill.js';
+import { ChangeWaiters } from '../change-waiters.js';
+import { ChangeListener } from './change-listener.js';
+import { CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -67,8 +90,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   pool.on('error', () => undefined);
   try {
     await guarded('open', () => migratePostgres(pool));
-    await guarded('open', () => backfillAlertListings(postgresBackfill(pool)));
+    await guarded('open', () => backfillAlertListings(postgresListingBackfill(pool)));
     await guarded('open', () => backfillPostgresCompanies(pool));
+    await guarded('open', () => backfillChanges(postgresChangesBackfill(pool)));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
@@ -77,7 +101,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 }
 
 /** The backfill's statements on the pool, each chunk in a transaction of one connection. */
-function postgresBackfill(pool: pg.Pool): BackfillConnection {
+function postgresListingBackfill(pool: pg.Pool): BackfillConnection {
   return {
     placeholder: (n) => `$${n}`,
     bool: (b) => b,
@@ -106,8 +130,13 @@ export class PostgresStore implements Store {
   private closed = false;
 
   private readonly reads: ReadBatcher<RecordBytes>;
+  private readonly changes: ChangeListener;
+  private readonly changeWaiters: ChangeWaiters;
 
   constructor(readonly pool: pg.Pool) {
+    this.changes = new ChangeListener(pool.options, pool);
+    this.changeWaiters = new ChangeWaiters(this.changes);
+    this.changes.waiters = this.changeWaiters;
     this.reads = new ReadBatcher(async (statement: BatchedStatement, project: string, keys: string[]) => {
       const r = await guarded(statement.operation, () =>
         this.pool.query<FieldRow & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
@@ -182,9 +211,30 @@ export class PostgresStore implements Store {
         }
         const plan = planBatch(items, await readPrevState(client, batchKeys(items)));
         await writePlan(client, plan);
-        return plan.outcomes;
+        // Each stored record's feed entry, in the same transaction; the notify goes out at commit.
+        const changedAt = new Date().toISOString();
+        const entries = [...plan.customers, ...plan.alerts, ...plan.executions.map((e) => e.item)].map((u) => changeOf(u, changedAt));
+        if (entries.length === 0) return { outcomes: plan.outcomes, written: undefined };
+        const xid = await writeChangesAndNotify(client, entries);
+        return { outcomes: plan.outcomes, written: { projects: [...new Set(entries.map((e) => e.project))], xid } };
       }),
-    );
+    ).then(({ outcomes, written }) => {
+      // This process's waiters need not wait for the notification to come back.
+      if (written !== undefined) this.changes.written(written.projects, written.xid);
+      return outcomes;
+    });
+  }
+
+  async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {
+    const r = await guarded('listChanges', () => this.pool.query<ChangePageRow>({ ...CHANGES_PAGE, values: [project, ...positionValues(after), limit] }));
+    return r.rows.map(storedChange);
+  }
+
+  async waitForChanges(project: string, after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome> {
+    return this.changeWaiters.wait(project, ms, signal, async () => {
+      const r = await guarded('waitForChanges', () => this.pool.query({ ...CHANGES_AFTER, values: [project, ...positionValues(after)] }));
+      return r.rowCount !== 0;
+    });
   }
 
   async insertApiKey(k: ApiKeyRecord): Promise<void> {
@@ -329,6 +379,8 @@ export class PostgresStore implements Store {
     // pg throws when a pool is ended twice; closing is idempotent for callers.
     if (this.closed) return;
     this.closed = true;
+    this.changeWaiters.wakeAll();
+    await this.changes.close();
     await this.listener?.close();
     await this.pool.end();
   }

@@ -198,6 +198,23 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   -- Companies stored before this version are listed by a backfill when a writable store opens.
   INSERT INTO meta (key, value) VALUES ('backfill:companies', x'01');
   `,
+  `
+  -- The change feed: one entry per record (its newest change), positioned by seq. AUTOINCREMENT,
+  -- so a seq is never given twice, not even after the highest entry moved on: a consumer already
+  -- past it would miss the entry reusing it. etag NULL marks an erase. The meta row asks the
+  -- first writable open to add an entry for every record stored before (changes-backfill.ts).
+  CREATE TABLE changes (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    project    TEXT NOT NULL,
+    record     TEXT NOT NULL,
+    record_key TEXT NOT NULL,
+    etag       TEXT,
+    item       BLOB NOT NULL
+  );
+  CREATE UNIQUE INDEX changes_by_record ON changes (project, record);
+  CREATE INDEX changes_feed ON changes (project, seq);
+  INSERT INTO meta (key, value) VALUES ('changes_backfill', X'00');
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */

@@ -9,6 +9,7 @@ import { RECORD_COLUMN_LIST, RECORD_COLUMN_UPDATES, recordValues } from '../reco
 import type { CompanyListing } from '../company-listing.js';
 import { CompanySearchWrites } from './company-search-rows.js';
 import type { AlertUpsert, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
+import { recordChange } from './sqlite-changes.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -148,6 +149,10 @@ function importRowsOf(stmt: Prepare, rows: readonly StoreRow[], search: CompanyS
         ).run(b.project, b.firstAt, b.lastAt, b.entries, b.records, b.project, b.firstAt, b.entries);
         break;
       }
+      case 'change':
+        // In the order exported: each entry takes the next position of its project's feed.
+        recordChange(stmt, row);
+        break;
       case 'apiKey':
         stmt(
           `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

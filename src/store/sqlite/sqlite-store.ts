@@ -23,11 +23,14 @@ import type {
   ExecutionUpsert,
   ExecutionFilter,
   ExecutionPosition,
+  ChangePosition,
   Store,
+  StoredChange,
   StoredExecution,
   StoreRow,
   Upsert,
   WriteOutcome,
+  WaitOutcome,
 } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
 import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
@@ -41,6 +44,10 @@ import { backfillAlertListings, type BackfillConnection } from '../alert-listing
 import { CompanySearchWrites } from './company-search-rows.js';
 import { BACKFILL_CHUNK, COMPANY_BACKFILL_KEY, listingOfStored } from '../company-backfill.js';
 import { companyPageQuery, companyPageRow, SQLITE_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
+import { changeOf } from '../change-items.js';
+import { backfillChanges } from '../changes-backfill.js';
+import { ChangeWaiters } from '../change-waiters.js';
+import { CHANGES_AFTER_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -79,8 +86,9 @@ export async function openSqliteStore(
   if (!options.readonly) {
     try {
       await migrateSqlite(db);
+      await backfillChanges(sqliteChangesBackfill(db));
       db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('secret', randomBytes(32));
-      await backfillAlertListings(sqliteBackfill(db));
+      await backfillAlertListings(sqliteListingBackfill(db));
       backfillCompanies(db);
     } catch (err) {
       db.close();
@@ -105,7 +113,7 @@ export async function openSqliteStore(
 }
 
 /** The backfill's statements on the opening connection, each chunk in an immediate transaction. */
-function sqliteBackfill(db: Database.Database): BackfillConnection {
+function sqliteListingBackfill(db: Database.Database): BackfillConnection {
   const statements = new Map<string, Statement>();
   const stmt = (sql: string): Statement => {
     let s = statements.get(sql);
@@ -180,7 +188,7 @@ function createPrivateFile(file: string): void {
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
   private readonly statements = new Map<string, Statement>();
-  private readonly writeTx: Database.Transaction<(items: readonly Upsert[]) => WriteOutcome[]>;
+  private readonly writeTx: Database.Transaction<(items: readonly Upsert[], changedAt: string) => WriteOutcome[]>;
   private readonly importTx: Database.Transaction<(rows: readonly StoreRow[]) => void>;
   /** The statement cache as a plain function, for the row writers of sqlite-rows. */
   private readonly prepare = (sql: string): Statement => this.stmt(sql);
@@ -194,9 +202,14 @@ export class SqliteStore implements Store {
     options: { readThread?: boolean } = {},
   ) {
     this.useReadThread = options.readThread === true;
-    this.writeTx = db.transaction((items: readonly Upsert[]) => {
+    this.writeTx = db.transaction((items: readonly Upsert[], changedAt: string) => {
       const search = new CompanySearchWrites();
-      const outcomes = items.map((item) => this.writeOne(item, search));
+      const outcomes = items.map((item) => {
+        const outcome = this.writeOne(item, search);
+        // The feed entry is written with the record, in its transaction.
+        if (outcome === 'stored') recordChange(this.prepare, changeOf(item, changedAt));
+        return outcome;
+      });
       search.apply(this.prepare);
       return outcomes;
     });
@@ -280,8 +293,48 @@ export class SqliteStore implements Store {
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
-    return guardedSync('write', () => this.writeTx.immediate(items));
+    const outcomes = guardedSync('write', () => this.writeTx.immediate(items, new Date().toISOString()));
+    // This process's waiters learn of its own writes at once; other processes' at their next check.
+    if (this.changeWaiters.size > 0) {
+      const projects = new Set(items.filter((_, i) => outcomes[i] === 'stored').map((item) => item.project));
+      for (const project of projects) this.changeWaiters.wake(project);
+    }
+    return outcomes;
   }
+
+  async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {
+    return guardedSync('listChanges', () => (this.stmt(CHANGES_PAGE_SQL).all(project, seqAfter(after), limit) as ChangePageRow[]).map(storedChange));
+  }
+
+  async waitForChanges(project: string, after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome> {
+    return this.changeWaiters.wait(project, ms, signal, () =>
+      guardedSync('waitForChanges', () => this.stmt(CHANGES_AFTER_SQL).get(project, seqAfter(after)) !== undefined),
+    );
+  }
+
+  // Other processes' writes: data_version moves when another connection commits to the file; then
+  // the projects with entries past the last seen seq are woken. Checked every 100 ms while anyone waits.
+  private feedVersion: Database.Statement | undefined;
+  private feedVersionSeen: unknown;
+  private feedSeqSeen = 0;
+  private readonly changeWaiters = new ChangeWaiters({
+    intervalMs: 100,
+    start: () => {
+      this.feedVersion ??= this.db.prepare('PRAGMA data_version').pluck();
+      this.feedVersionSeen = this.feedVersion.get();
+      this.feedSeqSeen = (this.stmt('SELECT coalesce(max(seq), 0) AS s FROM changes').get() as { s: number }).s;
+    },
+    run: () => {
+      const version = this.feedVersion!.get();
+      if (version === this.feedVersionSeen) return;
+      this.feedVersionSeen = version;
+      const rows = this.stmt('SELECT project, max(seq) AS s FROM changes WHERE seq > ? GROUP BY project').all(this.feedSeqSeen) as { project: string; s: number }[];
+      for (const r of rows) {
+        this.feedSeqSeen = Math.max(this.feedSeqSeen, r.s);
+        this.changeWaiters.wake(r.project);
+      }
+    },
+  });
 
   private writeOne(item: Upsert, search: CompanySearchWrites): WriteOutcome {
     switch (item.kind) {
@@ -476,6 +529,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.changeWaiters.wakeAll();
     await this.readThread?.close();
     await this.logIndexer?.close();
     this.db.close();
