@@ -40,10 +40,20 @@ const nasty = fc.oneof(
   fc.constantFrom('%00', '%', '%zz', '%E0%A4%A', '..', '%2e%2e%2f', '..%2F..%2Fetc%2Fpasswd', '%2F', '\u0000'.replace('\u0000', '%00'), 'a'.repeat(600), C, C.toUpperCase(), A, '%C0%AE%C0%AE', '%u002e', '%%32%65'),
   fc.stringMatching(/^[A-Za-z0-9._~%-]{0,60}$/),
 );
-const queryValue = fc.oneof(nasty, fc.constantFrom('valid', 'asc', '50', '9'.repeat(40), '-1', '1e3', '2024-02-30', '2024-01-01T00:00:60Z', '+002024-01-01T00:00:00Z', ''));
-const queryKey = fc.oneof(fc.constantFrom('status', 'scenarioId', 'objectType', 'from', 'to', 'order', 'limit', 'cursor', 'status[]', '__proto__', 'constructor', 'api_key'), nasty);
+const queryValue = fc.oneof(
+  nasty,
+  fc.constantFrom('valid', 'asc', '50', '9'.repeat(40), '-1', '1e3', '2024-02-30', '2024-01-01T00:00:60Z', '+002024-01-01T00:00:00Z', ''),
+  // Search text that is a query language elsewhere, and values valid for the lists.
+  fc.constantFrom('%22acme%22', 'a*', 'NEAR(a%20b)', 'a%3Ab', '!%26%7C()', 'none', 'true', 'createdAt', 'Open', 'High', '0', '30'),
+);
+const queryKey = fc.oneof(
+  fc.constantFrom('status', 'scenarioId', 'objectType', 'from', 'to', 'order', 'limit', 'cursor', 'status[]', '__proto__', 'constructor', 'api_key'),
+  // The lists' and the feed's own parameters.
+  fc.constantFrom('q', 'sort', 'severity', 'category', 'type', 'customerId', 'assignedTo', 'seen', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'onboardingLevel', 'riskScore', 'country', 'after', 'wait'),
+  nasty,
+);
 const queryString = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 8 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
-const route = fc.constantFrom('/v1/companies/ID/details', '/v1/customers/ID/scenario-executions', '/v1/alerts/ID', '/v1/files/ID', '/v1/ID', '/ID');
+const route = fc.constantFrom('/v1/companies/ID/details', '/v1/customers/ID/scenario-executions', '/v1/alerts/ID', '/v1/files/ID', '/v1/ID', '/ID', '/v1/alerts', '/v1/companies', '/v1/changes');
 const accept = fc.oneof(fc.constant(undefined), fc.constantFrom('application/json', 'text/html', '*/*', 'application/*;q=0', 'application/json;q=0, */*', 'image/png', '', ';;;', 'application/json;q=abc'));
 const encoding = fc.oneof(fc.constant(undefined), fc.constantFrom('gzip', 'br', 'deflate', 'gzip;q=0', 'identity;q=0', '*', 'br;q=1, gzip;q=0.5', 'x'.repeat(300)));
 const auth = fc.oneof(fc.constant('GOOD'), fc.constant(undefined), fc.constantFrom('Bearer', 'Bearer ', 'bearer GOOD', 'Basic abc', 'Bearer crs_x_y', 'Bearer GOOD extra', `Bearer ${'a'.repeat(5000)}`), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s.replace(/[\r\n]/g, '')}`));
