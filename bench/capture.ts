@@ -75,3 +75,58 @@ export async function walkToDeepPages(base: string, key: string, customerId: str
   if (ring.length === 0) throw new Error('the heavy customer has too few executions for a deep page');
   return { pages, deepPaths: ring, seconds: (performance.now() - started) / 1000 };
 }
+
+/** A word of at least four letters from each company name on the first list page of each project: searches that find something. */
+export async function captureSearchTerms(base: string, keys: Map<string, string>, projects: string[], perProject = 20): Promise<{ project: string; q: string }[]> {
+  const terms: { project: string; q: string }[] = [];
+  for (const project of projects) {
+    const res = await get(base, '/v1/companies?limit=200', { authorization: `Bearer ${keys.get(project)!}` });
+    if (res.status !== 200) throw new Error(`GET /v1/companies answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
+    const words = new Set<string>();
+    for (const summary of JSON.parse(res.body.toString()) as { companyName: string | null }[]) {
+      const word = (summary.companyName ?? '').split(/[^\p{L}\p{N}]+/u).find((w) => w.length >= 4);
+      if (word !== undefined) words.add(word.toLowerCase());
+    }
+    for (const q of [...words].slice(0, perProject)) terms.push({ project, q });
+  }
+  return terms;
+}
+
+export interface FeedCatchUp {
+  changes: number;
+  pages: number;
+  seconds: number;
+  /** Paths (with real cursors) of full pages, for the changes-page scenario. */
+  paths: { project: string; path: string }[];
+}
+
+/**
+ * One consumer per project reads its change feed from the start, a page after the other, until a
+ * page comes back empty: changes per second over the whole walk, as a mirror catching up sees it.
+ */
+export async function catchUpFeeds(base: string, keys: Map<string, string>, projects: string[], firstPath: string, keep = 20): Promise<FeedCatchUp> {
+  const started = performance.now();
+  let changes = 0;
+  let pages = 0;
+  const paths: { project: string; path: string }[] = [];
+  for (const project of projects) {
+    const headers = { authorization: `Bearer ${keys.get(project)!}` };
+    let path = firstPath;
+    const ring: string[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      const res = await get(base, path, headers);
+      if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
+      pages += 1;
+      const items = (JSON.parse(res.body.toString()) as unknown[]).length;
+      if (items === 0) break;
+      changes += items;
+      ring.push(path);
+      if (ring.length > keep) ring.shift();
+      const next = nextLink(res.headers);
+      if (next === undefined) throw new Error(`GET ${path}: a feed page without a Link to poll next`);
+      path = next;
+    }
+    paths.push(...ring.map((p) => ({ project, path: p })));
+  }
+  return { changes, pages, seconds: (performance.now() - started) / 1000, paths };
+}

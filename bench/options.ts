@@ -25,7 +25,7 @@ export interface BenchOptions {
   wrkThreads: number;
 }
 
-// Small is 99 runs (11 scenarios × 3 reps × 3 targets) and must stay a few minutes in CI, so it
+// Small is 144 runs (16 scenarios × 3 reps × 3 targets) and must stay a few minutes in CI, so it
 // uses wrk's shortest window and 32 connections only; large can afford both counts.
 const DEFAULT_DURATION: Record<Scale, number> = { small: 1, large: 5 };
 const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128' };

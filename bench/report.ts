@@ -1,13 +1,15 @@
 /** The printed report: one table, then RATIO, IMPORT and STARTUP lines for scripts to grep. */
 import type { Calibration } from './measure.js';
 import { median, type Row } from './summary.js';
-import { REFERENCE_CONNECTIONS, importVerdict, startupVerdict, verdictOf, verdictText } from './targets.js';
+import { REFERENCE_CONNECTIONS, catchUpVerdict, importVerdict, startupVerdict, verdictOf, verdictText } from './targets.js';
 
 export interface StoreFacts {
   store: string;
   recordsPerSecond: number;
   peakRssMb: number | undefined;
   startupMs: number;
+  /** The change feed read from the start by one consumer per project. */
+  feed?: { changes: number; seconds: number };
 }
 
 const num = (x: number, digits = 0): string => (Number.isFinite(x) ? x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-');
@@ -56,7 +58,7 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
   const out: string[] = [];
   for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
     const v = verdictOf(r, rows);
-    const extra = r.scenario.startsWith('executions') ? `p99 ${r.p99.toFixed(2)} ms, ceiling p99 ${r.ceilingP99.toFixed(2)} ms, ` : '';
+    const extra = r.scenario.startsWith('executions') || r.scenario === 'company-search' ? `p99 ${r.p99.toFixed(2)} ms, ceiling p99 ${r.ceilingP99.toFixed(2)} ms, ` : '';
     // A wrong status or a failed request on either side voids the row's ratio, whatever its verdict.
     const invalid = r.invalid ? `INVALID: ${r.unexpected} service and ${r.ceilingUnexpected} ceiling answers unexpected or failed, or a window without answers; ` : '';
     out.push(`RATIO ${r.scenario} ${r.store} ${r.ratio.toFixed(2)}  (${invalid}${extra}target ${verdictText(v)})`);
@@ -79,6 +81,9 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
     );
   }
   for (const f of facts) out.push(`IMPORT ${f.store} ${Math.round(f.recordsPerSecond)} ${f.peakRssMb === undefined ? '-' : Math.round(f.peakRssMb)}  (${importVerdict(f.store, f.recordsPerSecond, f.peakRssMb)})`);
+  for (const f of facts) {
+    if (f.feed !== undefined) out.push(`CATCHUP ${f.store} ${Math.round(f.feed.changes / f.feed.seconds)}  (${f.feed.changes} changes in ${f.feed.seconds.toFixed(2)} s from the start; ${catchUpVerdict(f.feed.changes / f.feed.seconds)})`);
+  }
   for (const f of facts) out.push(`STARTUP ${f.store} ${Math.round(f.startupMs)}  (${startupVerdict(f.store, scale, f.startupMs)})`);
   return out.join('\n');
 }

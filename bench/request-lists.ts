@@ -10,6 +10,8 @@ export interface StoreSide {
   base: string;
   keys: Map<string, string>;
   deepPaths: string[];
+  searchTerms: { project: string; q: string }[];
+  feedPaths: { project: string; path: string }[];
   etags: Map<string, string>;
   /** The minute (Date.now() / 60 s) the ETags were read in. */
   etagMinute: number;
@@ -38,7 +40,7 @@ export class RequestLists {
     const k = `${name}|${side.name}|${side.etagMinute}`;
     let l = this.cache.get(k);
     if (l === undefined) {
-      l = requestsFor(name, { manifest: this.manifest, keys: side.keys, deepPaths: side.deepPaths, etags: side.etags });
+      l = requestsFor(name, { manifest: this.manifest, keys: side.keys, deepPaths: side.deepPaths, etags: side.etags, searchTerms: side.searchTerms, feedPaths: side.feedPaths });
       this.cache.set(k, l);
     }
     return l;

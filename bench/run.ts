@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureServiceBuild } from './build-service.js';
-import { captureResponses, walkToDeepPages, type DeepWalk } from './capture.js';
+import { captureResponses, captureSearchTerms, catchUpFeeds, walkToDeepPages, type DeepWalk, type FeedCatchUp } from './capture.js';
 import { startCeiling } from './ceiling.js';
 import { ensureHaproxy, startConstant } from './constant-server.js';
 import { writeCeilingData, type CapturedResponse } from './ceiling-data.js';
@@ -23,7 +23,7 @@ import { postgresPids } from './process-cpu.js';
 import { profileSummaries } from './profile-summary.js';
 import { RequestLists, type StoreSide } from './request-lists.js';
 import { compressedDataset, datasetOptions } from './scales.js';
-import { SCENARIOS, companyPath } from './scenarios.js';
+import { SCENARIOS, companyPath, feedPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
@@ -64,6 +64,7 @@ try {
   const sides: StoreSide[] = [];
   const imports = new Map<string, ImportResult>();
   const walks = new Map<string, DeepWalk>();
+  const catchUps = new Map<string, FeedCatchUp>();
   const captured: CapturedResponse[] = [];
   /** Per target name, the processes an answer costs CPU in. */
   const cpuPids = new Map<string, () => number[]>();
@@ -99,7 +100,11 @@ try {
     const walk = await walkToDeepPages(service.base, keys.get(m.heavyCustomer.project)!, m.heavyCustomer.id, 1000);
     walks.set(kind, walk);
     log(`${kind}: followed ${walk.pages} pages of Link rel="next" in ${walk.seconds.toFixed(1)} s for deep cursors`);
-    const side: StoreSide = { name: kind, base: service.base, keys, deepPaths: walk.deepPaths, etags: new Map(), etagMinute: -1 };
+    const searchTerms = await captureSearchTerms(service.base, keys, m.projects);
+    const feed = await catchUpFeeds(service.base, keys, m.projects, feedPath());
+    catchUps.set(kind, feed);
+    log(`${kind}: caught up ${feed.changes} changes in ${feed.pages} pages from the start in ${feed.seconds.toFixed(2)} s; ${searchTerms.length} search terms`);
+    const side: StoreSide = { name: kind, base: service.base, keys, deepPaths: walk.deepPaths, searchTerms, feedPaths: feed.paths, etags: new Map(), etagMinute: -1 };
     const lists = new RequestLists(m, [side], CEILING, opts.duration);
     for (const s of scenarios) captured.push(...(await captureResponses(service.base, await lists.get(s, { name: kind, base: service.base }), s.expect)));
     sides.push(side);
@@ -150,7 +155,7 @@ try {
   log(`services and ceiling stopped in ${((performance.now() - stopping) / 1000).toFixed(1)} s`);
 
   const rows = summarise(samples, CEILING);
-  const facts: StoreFacts[] = opts.stores.map((kind, i) => ({ store: kind, recordsPerSecond: imports.get(kind)!.recordsPerSecond, peakRssMb: imports.get(kind)!.peakRssMb, startupMs: services[i]!.startupMs }));
+  const facts: StoreFacts[] = opts.stores.map((kind, i) => ({ store: kind, recordsPerSecond: imports.get(kind)!.recordsPerSecond, peakRssMb: imports.get(kind)!.peakRssMb, startupMs: services[i]!.startupMs, feed: catchUps.get(kind) }));
   const verdicts = calibrationVerdicts(calibration, rows);
   process.stdout.write(`\n${formatTable(rows)}\n\n${formatCalibration(verdicts)}\n${formatLines(rows, facts, opts.scale)}\n`);
 
@@ -162,7 +167,7 @@ try {
   const { samples: _samples, ...manifestSummary } = m;
   writeFileSync(
     `${base}.json`,
-    `${JSON.stringify({ startedAt: stamp, options: opts, machine, generator: { tool: 'wrk', version: wrkVersion, threads: opts.wrkThreads }, calibration: { target: haproxyVersion, valid: verdicts.every((v) => v.pass), verdicts, runs: calibration }, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
+    `${JSON.stringify({ startedAt: stamp, options: opts, machine, generator: { tool: 'wrk', version: wrkVersion, threads: opts.wrkThreads }, calibration: { target: haproxyVersion, valid: verdicts.every((v) => v.pass), verdicts, runs: calibration }, build: { hash: build.hash, kind: build.kind }, dataset: { hash: dataset.hash, reused: dataset.reused, generateSeconds: dataset.generateSeconds, generatorOptions: dataset.options, ...manifestSummary }, imports: Object.fromEntries(imports), startupMs: Object.fromEntries(facts.map((f) => [f.store, f.startupMs])), deepWalks: Object.fromEntries(walks), feedCatchUps: Object.fromEntries([...catchUps].map(([k, f]) => [k, { changes: f.changes, pages: f.pages, seconds: f.seconds }])), rows, samples, profiles: profiles?.top }, null, 1)}\n`,
   );
   writeFileSync(`${base}.svg`, ratioChart(rows, `compliance-read bench, ${opts.scale} scale, ${stamp}`));
   log(`wrote ${base}.json and ${base}.svg`);

@@ -18,7 +18,12 @@ export type ScenarioName =
   | 'alert-1mb-gzip'
   | 'executions-first'
   | 'executions-deep'
-  | 'etag-304';
+  | 'etag-304'
+  | 'alert-list'
+  | 'alert-list-filtered'
+  | 'company-list'
+  | 'company-search'
+  | 'changes-page';
 
 export interface Scenario {
   name: ScenarioName;
@@ -38,7 +43,19 @@ export const SCENARIOS: readonly Scenario[] = [
   { name: 'executions-first', expect: 200 },
   { name: 'executions-deep', expect: 200 },
   { name: 'etag-304', expect: 304 },
+  { name: 'alert-list', expect: 200 },
+  { name: 'alert-list-filtered', expect: 200 },
+  { name: 'company-list', expect: 200 },
+  { name: 'company-search', expect: 200 },
+  { name: 'changes-page', expect: 200 },
 ];
+
+/** The page size of the list scenarios: the API's default. */
+export const LIST_LIMIT = 50;
+/** The page size a feed consumer catching up asks for: the API's largest. */
+export const FEED_LIMIT = 1000;
+/** The alert statuses the filtered list asks for, two at once: the filter skips rows inside the index range. */
+export const ALERT_LIST_FILTER = 'status=Open&status=Pending&order=desc';
 
 /** The filter of both executions scenarios: deep pages must be reached with the same one. */
 export const EXECUTIONS_FILTER = 'status=valid&limit=50';
@@ -51,6 +68,10 @@ export interface RequestInputs {
   deepPaths: string[];
   /** Current ETag per company path, for the revalidation scenario. */
   etags: Map<string, string>;
+  /** Search terms taken from the store's own company names, per project. */
+  searchTerms: { project: string; q: string }[];
+  /** Paths (with real cursors) of full pages of each project's change feed. */
+  feedPaths: { project: string; path: string }[];
 }
 
 function auth(keys: Map<string, string>, project: string): Record<string, string> {
@@ -68,6 +89,11 @@ export const firstPagePath = (customerId: string): string => `/v1/customers/${en
 function records(ids: SampledId[], keys: Map<string, string>, path: (id: string) => string, gzip: boolean): RequestSpec[] {
   return ids.map((s) => ({ path: path(s.id), headers: { ...auth(keys, s.project), ...(gzip ? { 'accept-encoding': 'gzip' } : {}) } }));
 }
+
+/** A project's list paths: the first page of its alerts, filtered or not, and of its companies. */
+export const alertListPath = (filter: string): string => `/v1/alerts?limit=${LIST_LIMIT}${filter === '' ? '' : `&${filter}`}`;
+export const companyListPath = (q?: string): string => `/v1/companies?limit=${LIST_LIMIT}${q === undefined ? '' : `&q=${encodeURIComponent(q)}`}`;
+export const feedPath = (): string => `/v1/changes?limit=${FEED_LIMIT}`;
 
 /** The request list of a scenario on one store. */
 export function requestsFor(name: ScenarioName, inp: RequestInputs): RequestSpec[] {
@@ -91,6 +117,18 @@ export function requestsFor(name: ScenarioName, inp: RequestInputs): RequestSpec
       return [{ path: firstPagePath(m.heavyCustomer.id), headers: heavy }];
     case 'executions-deep':
       return inp.deepPaths.map((path) => ({ path, headers: heavy }));
+    case 'alert-list':
+      return m.projects.map((p) => ({ path: alertListPath(''), headers: auth(keys, p) }));
+    case 'alert-list-filtered':
+      return m.projects.map((p) => ({ path: alertListPath(ALERT_LIST_FILTER), headers: auth(keys, p) }));
+    case 'company-list':
+      return m.projects.map((p) => ({ path: companyListPath(), headers: auth(keys, p) }));
+    case 'company-search':
+      if (inp.searchTerms.length === 0) throw new Error('no search terms captured');
+      return inp.searchTerms.map((t) => ({ path: companyListPath(t.q), headers: auth(keys, t.project) }));
+    case 'changes-page':
+      if (inp.feedPaths.length === 0) throw new Error('no feed pages captured');
+      return inp.feedPaths.map((f) => ({ path: f.path, headers: auth(keys, f.project) }));
     case 'etag-304':
       return s.company.map((c) => {
         const path = companyPath(c.id);

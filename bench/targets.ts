@@ -47,9 +47,24 @@ export function verdictOf(row: Row, rows: Row[]): Verdict | undefined {
       // Rounded down for display, so that a shown 0.80 never sits beside a FAIL.
       return { target: `p99 ≤ 15 ms, deep/first req/s ${(Math.floor(rel * 100) / 100).toFixed(2)} ≥ 0.80`, pass: p99ok && rel >= 0.8 };
     }
+    case 'alert-list':
+    case 'alert-list-filtered':
+    case 'company-list':
+    case 'changes-page':
+      return ratioVerdict(row, sqlite ? 0.5 : 0.3);
+    case 'company-search': {
+      if (row.connections !== REFERENCE_CONNECTIONS) return undefined;
+      // The ceiling's p99 for the same answers is the floor: a search may cost at most as much again.
+      return { target: `p99 ≤ 2 × ceiling p99 (${(2 * row.ceilingP99).toFixed(2)} ms)`, pass: row.p99 <= 2 * row.ceilingP99 };
+    }
     default:
       return undefined;
   }
+}
+
+/** Feed catch-up target: changes per second read from the start by one consumer. */
+export function catchUpVerdict(changesPerSecond: number): string {
+  return `≥ 20000 changes/s ${pass(changesPerSecond >= 20_000)}`;
 }
 
 /** Import targets: records/s per store and peak RSS. */

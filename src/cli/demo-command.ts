@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import { Command } from 'commander';
 import type { Config } from '../config/settings.js';
 import type { DemoOptions } from '../demo/index.js';
+import { companySummaryOf } from '../contract/company-summary.js';
+import type { CompanyDetails } from '../contract/index.js';
 import { createApiKey } from '../store/api-keys.js';
 import { fileStoreOf, filesDirOf, publicUrlOf } from '../app/file-stores.js';
 import { importFiles, type ImportSummary } from '../ingest/importer.js';
@@ -18,6 +20,8 @@ import { progressReporter } from './progress.js';
 /** Ids worth showing in the printed curl lines, per project. */
 interface Sample {
   company?: string;
+  /** A word of a company's name, to search for. */
+  companyWord?: string;
   alert?: string;
   customer?: string;
 }
@@ -129,7 +133,10 @@ function noteSample(samples: Map<string, Sample>, line: string): void {
   const env = JSON.parse(line) as { customerId?: string; cmsProjectId?: string; record: { id?: string; cmsProjectId?: string; type?: string } };
   const project = env.cmsProjectId ?? env.record.cmsProjectId ?? '';
   const s = samples.get(project) ?? {};
-  if (kind === 'company' && env.record.type === 'Company') s.company ??= env.record.id;
+  if (kind === 'company' && env.record.type === 'Company') {
+    s.company ??= env.record.id;
+    s.companyWord ??= companySummaryOf(env.record as unknown as CompanyDetails).companyName?.split(/[^\p{L}\p{N}]+/u).find((w) => w.length >= 4);
+  }
   if (kind === 'alert') s.alert ??= env.record.id;
   if (kind === 'customer') s.customer ??= env.customerId;
   samples.set(project, s);
@@ -148,6 +155,9 @@ async function printKeys(config: Config, store: Awaited<ReturnType<typeof openSt
     if (s.company) process.stdout.write(`curl -s ${auth} ${base}/companies/${s.company}/details\n`);
     if (s.customer) process.stdout.write(`curl -s ${auth} "${base}/customers/${s.customer}/scenario-executions?limit=5&order=desc"\n`);
     if (s.alert) process.stdout.write(`curl -s ${auth} ${base}/alerts/${s.alert}\n`);
+    process.stdout.write(`curl -s ${auth} "${base}/alerts?status=Open&sort=updatedAt&limit=5"\n`);
+    if (s.companyWord) process.stdout.write(`curl -s ${auth} "${base}/companies?q=${encodeURIComponent(s.companyWord.toLowerCase())}&limit=5"\n`);
+    process.stdout.write(`curl -si ${auth} "${base}/changes?limit=5&wait=30"   # its Link header is the URL to poll next; wait holds an empty answer until a change\n`);
   }
   process.stdout.write(`\nAPI reference: ${publicUrlOf(config)}/docs\n`);
 }
