@@ -1,15 +1,20 @@
 /** Opaque page cursors: the keyset position, bound by HMAC to the query that produced it. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ExecutionPosition } from '../store/store.js';
+
+/**
+ * A keyset position as a cursor holds it: the sort value, then the key breaking its ties (for the
+ * change feed: the writing transaction, then the sequence). Each route maps it to its store's position.
+ */
+export type CursorPosition = readonly [sort: string, key: string];
 
 /** Encodes a position for the query identified by `queryId`. */
-export function encodeCursor(secret: Buffer, queryId: string, pos: ExecutionPosition): string {
-  const payload = Buffer.from(JSON.stringify([pos.sortKey, pos.executionId]), 'utf8').toString('base64url');
+export function encodeCursor(secret: Buffer, queryId: string, pos: CursorPosition): string {
+  const payload = Buffer.from(JSON.stringify(pos), 'utf8').toString('base64url');
   return `${payload}.${sign(secret, queryId, payload)}`;
 }
 
 /** Decodes a cursor; undefined when it was tampered with or issued for another query. */
-export function decodeCursor(secret: Buffer, queryId: string, cursor: string): ExecutionPosition | undefined {
+export function decodeCursor(secret: Buffer, queryId: string, cursor: string): CursorPosition | undefined {
   const dot = cursor.indexOf('.');
   if (dot <= 0 || cursor.length > 4096) return undefined;
   const payload = cursor.slice(0, dot);
@@ -22,9 +27,11 @@ export function decodeCursor(secret: Buffer, queryId: string, cursor: string): E
   // Only the spelling the service issues: a payload decoding the same from other text is not it.
   if (bytes.toString('base64url') !== payload) return undefined;
   try {
-    const [sortKey, executionId] = JSON.parse(bytes.toString('utf8')) as unknown[];
-    if (typeof sortKey !== 'string' || typeof executionId !== 'string') return undefined;
-    return { sortKey, executionId };
+    const parsed = JSON.parse(bytes.toString('utf8')) as unknown;
+    if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
+    const [sort, key] = parsed as unknown[];
+    if (typeof sort !== 'string' || typeof key !== 'string') return undefined;
+    return [sort, key];
   } catch {
     return undefined;
   }

@@ -33,7 +33,7 @@ export function alertsListRoute(deps: RouteDeps): void {
           { message: 'cursor: not valid for this query (altered, or issued with other filters, sort or order, or for another project)' },
         ]);
       }
-      after = { sortKey: pos.sortKey, alertKey: pos.executionId };
+      after = { sortKey: pos[0], alertKey: pos[1] };
     }
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const rows = await reader.listAlerts(filter, after, limit + 1, encoding);
@@ -46,8 +46,7 @@ export function alertsListRoute(deps: RouteDeps): void {
     for (const r of page) hash.update(r.etag).update('\n');
     if (rows.length > limit) {
       const last = page[page.length - 1]!;
-      // The executions cursor's codec: its second member holds the alert key here.
-      const next = encodeCursor(deps.secret, queryId, { sortKey: last.sortKey, executionId: last.alertKey });
+      const next = encodeCursor(deps.secret, queryId, [last.sortKey, last.alertKey]);
       hash.update(next);
       reply.header('link', `<${nextPageUrl(`${deps.basePath}/alerts`, params, next)}>; rel="next"`);
     }

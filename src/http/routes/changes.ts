@@ -30,8 +30,7 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
     // Answered because the server is closing: its socket goes too, rather than idling open and holding the close.
     if (deps.closing.aborted) reply.header('connection', 'close');
     const position = page.length > 0 ? page[page.length - 1]!.position : after;
-    // The position stays in the cursor's own two fields (the executions cursor's layout, unchanged).
-    const next = encodeCursor(deps.secret, queryId, { sortKey: position.xid, executionId: position.seq });
+    const next = encodeCursor(deps.secret, queryId, [position.xid, position.seq]);
     reply.header('link', `<${nextUrl(deps.basePath, params, next)}>; rel="next"`);
     noteAnswerRecords(request, page.map((c) => c.recordKey));
     const hash = createHash('sha256');
@@ -49,12 +48,12 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
 function positionOf(secret: Buffer, queryId: string, after: string | undefined): ChangePosition {
   if (after === undefined) return BEGINNING;
   const decoded = decodeCursor(secret, queryId, after);
-  if (decoded === undefined || !/^\d{1,20}$/.test(decoded.sortKey) || !/^\d{1,20}$/.test(decoded.executionId)) {
+  if (decoded === undefined || !/^\d{1,20}$/.test(decoded[0]) || !/^\d{1,20}$/.test(decoded[1])) {
     throw new ServiceError('invalid_request', 'the request has invalid parameters', [
       { message: 'after: not a position of this project\'s change feed (altered, or issued for another project)' },
     ]);
   }
-  return { xid: decoded.sortKey, seq: decoded.executionId };
+  return { xid: decoded[0], seq: decoded[1] };
 }
 
 /**

@@ -30,7 +30,7 @@ export function companiesListRoute(deps: RouteDeps): void {
           { message: 'cursor: not valid for this query (altered, or issued with other filters or search, or for another project)' },
         ]);
       }
-      after = { sortKey: pos.sortKey, key: pos.executionId };
+      after = { sortKey: pos[0], key: pos[1] };
     }
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const rows = await reader.listCompanies(filter, after, limit + 1, encoding);
@@ -43,7 +43,7 @@ export function companiesListRoute(deps: RouteDeps): void {
     for (const r of page) hash.update(r.etag).update('\n');
     if (rows.length > limit) {
       const last = page[page.length - 1]!;
-      const next = encodeCursor(deps.secret, queryId, { sortKey: last.sortKey, executionId: last.key });
+      const next = encodeCursor(deps.secret, queryId, [last.sortKey, last.key]);
       hash.update(next);
       reply.header('link', `<${nextUrl(deps.basePath, params, next)}>; rel="next"`);
     }

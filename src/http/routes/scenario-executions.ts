@@ -26,12 +26,13 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
     let after: ExecutionPosition | undefined;
     const cursor = params.query.cursor as string | undefined;
     if (cursor !== undefined) {
-      after = decodeCursor(deps.secret, queryId, cursor);
-      if (after === undefined) {
+      const pos = decodeCursor(deps.secret, queryId, cursor);
+      if (pos === undefined) {
         throw new ServiceError('invalid_request', 'the request has invalid parameters', [
           { message: 'cursor: not valid for this query (altered, or issued with other filters or for another customer)' },
         ]);
       }
+      after = { sortKey: pos[0], executionId: pos[1] };
     }
     if (!(await reader.customerKnown(customerId))) throw new ServiceError('not_found', 'no customer with this id');
     const encoding = pickEncoding(request.headers['accept-encoding']);
@@ -41,7 +42,7 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
     for (const r of page) hash.update(r.etag).update('\n');
     if (rows.length > limit) {
       const last = page[page.length - 1]!;
-      const next = encodeCursor(deps.secret, queryId, { sortKey: last.sortKey, executionId: last.executionId });
+      const next = encodeCursor(deps.secret, queryId, [last.sortKey, last.executionId]);
       hash.update(next);
       reply.header('link', `<${nextPageUrl(`${deps.basePath}/customers/${encodeURIComponent(customerId)}/scenario-executions`, params, next)}>; rel="next"`);
     }
