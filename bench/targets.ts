@@ -50,7 +50,6 @@ export function verdictOf(row: Row, rows: Row[]): Verdict | undefined {
     case 'alert-list':
     case 'alert-list-filtered':
     case 'company-list':
-    case 'changes-page':
       return ratioVerdict(row, sqlite ? 0.5 : 0.3);
     case 'company-search': {
       if (row.connections !== REFERENCE_CONNECTIONS) return undefined;
