@@ -33,8 +33,12 @@ export const SQLITE_COMPANIES: CompanyDialect = {
     where: `company_search MATCH ${query}`,
     score: 'bm25(company_search, 10.0, 1.0)',
   }),
-  // Each word quoted (it holds only letters and digits) and matched as a prefix: text, never syntax.
-  queryText: (words) => words.map((w) => `"${w}"*`).join(' AND '),
+  // Each word quoted (it holds only letters and digits) and matched as a prefix: text, never syntax;
+  // several words may also be one identifier written with separators ("SG 809-927" for SG809927136).
+  queryText: (words) => {
+    const all = words.map((w) => `"${w}"*`).join(' AND ');
+    return words.length > 1 ? `(${all}) OR "${words.join('')}"*` : all;
+  },
   // Unary + is SQLite's way of saying no index applies: the FTS table, not the page index, finds the rows.
   searchColumn: (column) => `+${column}`,
   scoreParam: (p) => p,
@@ -49,7 +53,10 @@ export const POSTGRES_COMPANIES: CompanyDialect = {
     where: 'c.search @@ q',
     score: '(-ts_rank(c.search, q, 1))',
   }),
-  queryText: (words) => words.map((w) => `${w}:*`).join(' & '),
+  queryText: (words) => {
+    const all = words.map((w) => `${w}:*`).join(' & ');
+    return words.length > 1 ? `(${all}) | ${words.join('')}:*` : all;
+  },
   // An expression no btree index applies to: the planner would otherwise read the project's whole
   // range of the page index (its estimate of a prefix search's matches is poor) rather than the GIN index.
   searchColumn: (column) => `(${column} || '')`,

@@ -46,4 +46,14 @@ describe.each(storeHarnesses())('company search rows on $adapter', ({ make }) =>
       expect(store.db.prepare('SELECT count(*) AS n FROM company_search').get()).toEqual({ n: 2 });
     }
   });
+
+  it('finds an identifier stored without separators by a query written with them, and the reverse', async () => {
+    const compact: CompanySpec = { id: numberedId(3), project: P, name: 'Foxtrot Holdings', registrationNumber: 'SG809927136' };
+    const spaced: CompanySpec = { id: numberedId(4), project: P, name: 'Golf Holdings', registrationNumber: 'HRB 555-777' };
+    await store.writeBatch([write(compact, '2024-01-04T00:00:00Z'), write(spaced, '2024-01-04T00:00:00Z')]);
+    for (const q of ['SG 809-927', 'sg 809 927 136', 'SG809927136', 'sg8099']) expect(await found(store, q), q).toEqual([recordKey(compact.id)]);
+    for (const q of ['HRB 555-777', 'hrb555777', '555 777', '555777']) expect(await found(store, q), q).toEqual([recordKey(spaced.id)]);
+    // Words of different companies never join into one: each word must still be in one company's text.
+    expect(await found(store, 'foxtrot golf')).toEqual([]);
+  });
 });
