@@ -3,25 +3,30 @@
  * a dedicated connection LISTENs. While that connection is down nothing can be vouched for, so
  * the generation is null and callers must not trust what they cached.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { ListenConnection } from './listen-connection.js';
 
 /** The channel key writes notify. */
 export const API_KEYS_CHANNEL = 'crs_api_keys';
 
 /** A LISTEN connection and the generation counter it drives. */
 export class ApiKeyListener {
-  private client: pg.Client | undefined;
-  private connected = false;
   private counter = 0;
-  private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
+  private readonly connection: ListenConnection;
 
-  constructor(private readonly config: pg.ClientConfig) {}
+  constructor(config: pg.ClientConfig) {
+    this.connection = new ListenConnection(config, API_KEYS_CHANNEL, {
+      notification: () => void this.counter++,
+      // Anything cached before listening (again) may be stale.
+      listening: () => void this.counter++,
+      lost: () => void this.counter++,
+    });
+  }
 
   /** A token that changes whenever keys may have changed; null while not listening. */
   generation(): number | null {
-    if (!this.connected) {
-      if (this.client === undefined && !this.stopped && this.retry === undefined) void this.connect();
+    if (!this.connection.connected) {
+      this.connection.start();
       return null;
     }
     return this.counter;
@@ -32,36 +37,8 @@ export class ApiKeyListener {
     this.counter++;
   }
 
-  private async connect(): Promise<void> {
-    const client = new pg.Client(this.config);
-    this.client = client;
-    const lost = (): void => {
-      if (this.client !== client) return;
-      this.connected = false;
-      this.client = undefined;
-      this.counter++;
-      client.end().catch(() => undefined);
-      if (!this.stopped) this.retry = setTimeout(() => ((this.retry = undefined), void this.connect()), 1000).unref() as NodeJS.Timeout;
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', () => void this.counter++);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${API_KEYS_CHANNEL}`);
-      this.counter++; // anything cached before this moment may be stale
-      this.connected = true;
-    } catch {
-      lost();
-    }
-  }
-
   /** Stops listening. */
-  async close(): Promise<void> {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
-    this.connected = false;
-    await this.client?.end().catch(() => undefined);
-    this.client = undefined;
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }

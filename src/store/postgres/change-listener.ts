@@ -8,6 +8,7 @@
 import pg from 'pg';
 import type { ChangeCheck, ChangeWaiters } from '../change-waiters.js';
 import { CHANGES_CHANNEL } from './postgres-changes.js';
+import { ListenConnection } from './listen-connection.js';
 
 /** How often the check runs while someone waits. */
 const CHECK_MS = 100;
@@ -18,17 +19,25 @@ export class ChangeListener implements ChangeCheck {
   readonly intervalMs = CHECK_MS;
   /** Projects written by a transaction the feed may not serve yet: the highest such xid of each. */
   private readonly pending = new Map<string, bigint>();
-  private client: pg.Client | undefined;
-  private connected = false;
-  private stopped = false;
-  private retry: NodeJS.Timeout | undefined;
+  private readonly connection: ListenConnection;
   private lastBlindWake = 0;
   waiters: ChangeWaiters | undefined;
 
   constructor(
-    private readonly config: pg.ClientConfig,
+    config: pg.ClientConfig,
     private readonly pool: pg.Pool,
-  ) {}
+  ) {
+    this.connection = new ListenConnection(config, CHANGES_CHANNEL, {
+      notification: (payload) => {
+        const space = payload.indexOf(' ');
+        if (space <= 0) return;
+        this.note(payload.slice(space + 1), BigInt(payload.slice(0, space)));
+        void this.waiters?.runCheck();
+      },
+      // Whatever was written before listening may have been missed.
+      listening: () => this.waiters?.wakeAll(),
+    });
+  }
 
   /** A transaction `xid` of this process wrote `projects`: woken as soon as it is servable. */
   written(projects: Iterable<string>, xid: bigint): void {
@@ -37,13 +46,13 @@ export class ChangeListener implements ChangeCheck {
   }
 
   start(): void {
-    if (this.client === undefined && !this.stopped && this.retry === undefined) void this.connect();
+    this.connection.start();
   }
 
   async run(): Promise<void> {
     const waiters = this.waiters;
     if (waiters === undefined) return;
-    if (!this.connected && Date.now() - this.lastBlindWake >= BLIND_WAKE_MS) {
+    if (!this.connection.connected && Date.now() - this.lastBlindWake >= BLIND_WAKE_MS) {
       this.lastBlindWake = Date.now();
       waiters.wakeAll();
     }
@@ -67,41 +76,7 @@ export class ChangeListener implements ChangeCheck {
     if (seen === undefined || xid > seen) this.pending.set(project, xid);
   }
 
-  private async connect(): Promise<void> {
-    const client = new pg.Client(this.config);
-    this.client = client;
-    const lost = (): void => {
-      if (this.client !== client) return;
-      this.connected = false;
-      this.client = undefined;
-      client.end().catch(() => undefined);
-      if (!this.stopped) this.retry = setTimeout(() => ((this.retry = undefined), void this.connect()), 1000).unref() as NodeJS.Timeout;
-    };
-    client.on('error', lost);
-    client.on('end', lost);
-    client.on('notification', (n) => {
-      const payload = n.payload ?? '';
-      const space = payload.indexOf(' ');
-      if (space <= 0) return;
-      this.note(payload.slice(space + 1), BigInt(payload.slice(0, space)));
-      void this.waiters?.runCheck();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
-      this.connected = true;
-      // Whatever was written before listening may have been missed.
-      this.waiters?.wakeAll();
-    } catch {
-      lost();
-    }
-  }
-
-  async close(): Promise<void> {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
-    this.connected = false;
-    await this.client?.end().catch(() => undefined);
-    this.client = undefined;
+  close(): Promise<void> {
+    return this.connection.close();
   }
 }

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { BACKFILL_CHUNK, COMPANY_BACKFILL_KEY, listingOfStored } from '../company-backfill.js';
 import type { CompanyListingRow } from '../store.js';
 import { writePlan } from './batch-sql.js';
+import { inTransaction } from './in-transaction.js';
 
 /** Lists every stored company when the migration asked for it; replicas doing it together write the same rows. */
 export async function backfillPostgresCompanies(pool: pg.Pool): Promise<void> {
@@ -10,12 +11,8 @@ export async function backfillPostgresCompanies(pool: pg.Pool): Promise<void> {
   if (pending.rowCount === 0) return;
   let after: [string, string] = ['', ''];
   for (;;) {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    let last: [string, string] | undefined;
-    try {
-      await client.query('BEGIN');
-      // Rows read FOR SHARE: an import cannot change a company between its read and its listing.
+    // Rows read FOR SHARE: an import cannot change a company between its read and its listing.
+    const last = await inTransaction(pool, async (client): Promise<[string, string] | undefined> => {
       const r = await client.query<{ project: string; customer_key: string; body: Buffer; pieces: boolean }>(
         `SELECT project, customer_key, body, gz IS NOT NULL AS pieces FROM customers
          WHERE has_record AND is_company AND (project, customer_key) > ($1, $2)
@@ -29,15 +26,12 @@ export async function backfillPostgresCompanies(pool: pg.Pool): Promise<void> {
       }
       await writePlan(client, { outcomes: [], customers: [], alerts: [], executions: [], namedCustomers: [], companyListings: listings });
       const end = r.rows[r.rows.length - 1];
-      if (r.rows.length < BACKFILL_CHUNK || end === undefined) await client.query('DELETE FROM meta WHERE key = $1', [COMPANY_BACKFILL_KEY]);
-      else last = [end.project, end.customer_key];
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+      if (r.rows.length < BACKFILL_CHUNK || end === undefined) {
+        await client.query('DELETE FROM meta WHERE key = $1', [COMPANY_BACKFILL_KEY]);
+        return undefined;
+      }
+      return [end.project, end.customer_key];
+    });
     if (last === undefined) return;
     after = last;
   }

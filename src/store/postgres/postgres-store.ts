@@ -39,7 +39,8 @@ import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQ
 import { IndexFailureListeners, queryBatches, type BatchRow } from '../../access-log/batches.js';
 import { CatchUpSchedule, countPostgresAccessLogBefore, indexPostgresAccessLog, insertAccessLogBatches, POSTGRES_BATCHES, prunePostgresAccessLog } from './access-log-sql.js';
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
-import { guarded, isConnectionFailure, storeErrorFrom } from './pg-errors.js';
+import { inTransaction } from './in-transaction.js';
+import { guarded, storeErrorFrom } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
 import { companyPageQuery, companyPageRow, POSTGRES_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 import { backfillPostgresCompanies } from './company-backfill-sql.js';
@@ -106,20 +107,10 @@ function postgresListingBackfill(pool: pg.Pool): BackfillConnection {
     placeholder: (n) => `$${n}`,
     bool: (b) => b,
     query: async (sql, params) => (await pool.query<Record<string, unknown>>(sql, params)).rows,
-    writeChunk: async (list) => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
+    writeChunk: (list) =>
+      inTransaction(pool, async (client) => {
         for (const w of list) await client.query(w.sql, w.params);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    },
+      }),
   };
 }
 
@@ -391,23 +382,10 @@ export class PostgresStore implements Store {
   }
 
   /** Runs `fn` in one transaction on one connection, rolling back on any failure. */
-  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      // A dead connection goes back destroyed; a failed statement only needs the rollback.
-      if (isConnectionFailure(err)) broken = err as Error;
-      else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+  private transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, fn);
   }
+
 }
 
 /** A project's advisory lock key: stable across processes and PostgreSQL versions. */
