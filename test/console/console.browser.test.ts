@@ -1,0 +1,156 @@
+/** The analyst console in headless Chromium over the real service: sign-in by link, inbox, filters, alert view, accessibility. */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listedAlert, listedAlertLine } from '../support/alert-list-records.js';
+import { buildConsole } from '../support/console-build.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const exists = existsSync(CHROMIUM);
+const inCi = process.env.CI !== undefined && process.env.CI !== '';
+/** Screenshots for a person to look at (gitignored). */
+const SHOTS = join(import.meta.dirname, '../../console/screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+if (!exists && !inCi) console.warn(`console.browser.test: SKIPPED, ${CHROMIUM} is not installed (apt-get install chromium to run it)`);
+
+const PROJECT = 'proj-console';
+const ALERTS = Array.from({ length: 30 }, (_, i) => listedAlert(PROJECT, 1, i));
+/** An alert's name, as listedAlert spells it. */
+const nameOf = (a: (typeof ALERTS)[number]): string => a.record.name as string;
+const OTHER = Array.from({ length: 3 }, (_, i) => listedAlert('proj-other', 2, i));
+
+let service: TestService | undefined;
+let browser: Browser | undefined;
+let consoleDir: string | undefined;
+
+beforeAll(async () => {
+  if (!exists) return;
+  consoleDir = await buildConsole();
+  service = await startTestService([...ALERTS, ...OTHER].map(listedAlertLine), { consoleDir });
+  mkdirSync(SHOTS, { recursive: true });
+  // launch() gives every run a fresh temporary profile of its own.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  for (const dir of [consoleDir]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Serious and critical axe violations of the page as it stands (axe runs in the page's own world via evaluate: no inline script tag for the CSP to block). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> } }).axe;
+    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+  });
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
+}
+
+describe('the analyst console in a browser', () => {
+  // CI installs Chromium, so a missing browser there is a broken setup, not a reason to skip.
+  it.runIf(!exists && inCi)('has Chromium to run in (CI)', () => {
+    expect.fail(`${CHROMIUM} is missing on CI`);
+  });
+
+  it.skipIf(!exists)('signs in by link, lists the project\'s alerts, filters through the URL, opens an alert and comes back', async () => {
+    const { key } = await service!.key(PROJECT);
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') refused.push(m.text());
+    });
+    await page.goto(`${service!.url}/console/alerts#key=${key}`);
+
+    // The key leaves the URL at once and lives in sessionStorage only.
+    await page.waitForSelector('table.alerts tbody tr');
+    expect(page.url()).toBe(`${service!.url}/console/alerts`);
+    expect(await page.evaluate(() => sessionStorage.getItem('compliance-console.api-key'))).toBe(key);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+
+    // The first page of 50 holds all 30 of the project's alerts and none of the other project's.
+    await page.getByText('30 alerts').waitFor();
+    const names = await page.locator('table.alerts tbody tr .row-link').allTextContents();
+    expect(new Set(names)).toEqual(new Set(ALERTS.map(nameOf)));
+    await expect.poll(() => page.locator('.who strong').textContent()).toBe(PROJECT);
+    await page.screenshot({ path: join(SHOTS, 'inbox-1280.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Filtering by a status: the URL says so and the rows are that status's only.
+    await page.getByRole('checkbox', { name: 'Escalated' }).check();
+    await page.waitForURL(/status=Escalated/);
+    const escalated = ALERTS.filter((a) => a.record.status === 'Escalated').map(nameOf);
+    await page.getByText(`${escalated.length} alerts`).waitFor();
+    expect(new Set(await page.locator('table.alerts tbody tr .row-link').allTextContents())).toEqual(new Set(escalated));
+    const filtered = page.url();
+
+    // Opening an alert shows its header; back returns to the filtered inbox.
+    const firstAlert = ALERTS.find((a) => nameOf(a) === escalated[0])!;
+    const first = firstAlert.record;
+    const firstName = nameOf(firstAlert);
+    await page.getByRole('link', { name: firstName, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: firstName }).waitFor();
+    expect(page.url()).toBe(`${service!.url}/console/alerts/${first.id}`);
+    const facts = await page.locator('.facts').textContent();
+    expect(facts).toContain(first.assignedTo ?? 'unassigned');
+    expect(await page.locator('.alert-head .badge').allTextContents()).toEqual([first.severity, first.status]);
+    await page.screenshot({ path: join(SHOTS, 'alert-1280.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goBack();
+    await page.waitForURL(filtered);
+    await page.getByText(`${escalated.length} alerts`).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Escalated' }).isChecked()).toBe(true);
+
+    // Nothing the page needed was refused (by the CSP or otherwise).
+    expect(refused).toEqual([]);
+    await context.close();
+
+    // A phone: the same filtered inbox by link, filters folded above the table.
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const small = await phone.newPage();
+    await small.goto(`${service!.url}/console/alerts?status=Escalated#key=${key}`);
+    await small.getByText(`${escalated.length} alerts`).waitFor();
+    expect(await small.locator('.filters details').getAttribute('open')).toBeNull();
+    await small.screenshot({ path: join(SHOTS, 'inbox-390.png'), fullPage: true });
+    expect(await seriousViolations(small)).toEqual([]);
+    await phone.close();
+  });
+
+  it.skipIf(!exists)('sends a refused key back to sign-in with the reason, and signs out on request', async () => {
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${service!.url}/console/alerts#key=crs_aaaaaaaaaaaa_${'b'.repeat(43)}`);
+    await page.getByRole('alert').filter({ hasText: 'refused this key' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'sign-in-refused.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const { key } = await service!.key(PROJECT);
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForSelector('table.alerts tbody tr');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await context.close();
+  });
+
+  it.skipIf(!exists)('tells a key without the alerts scope which scope it lacks', async () => {
+    const { key } = await service!.key(PROJECT, { scopes: ['companies:read'] });
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${service!.url}/console/alerts#key=${key}`);
+    await page.getByText('This key lacks the alerts:read scope.').waitFor();
+    await context.close();
+  });
+});
