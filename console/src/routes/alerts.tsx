@@ -51,17 +51,23 @@ const COLUMNS = [
   }),
   column.accessor('customerId', {
     header: 'Customer',
-    // Both ends of the uuid: customers of one import often share a prefix.
     cell: (c) => (
       <code className="id" title={c.getValue()}>
-        {`${c.getValue().slice(0, 8)}…${c.getValue().slice(-4)}`}
+        {`${c.getValue().slice(0, 8)}…`}
       </code>
     ),
     meta: { className: 'wide-only' },
   }),
-  column.accessor('assignedTo', { header: 'Assignee', cell: (c) => c.getValue() ?? <span className="muted">unassigned</span> }),
+  column.accessor('assignedTo', {
+    header: 'Assignee',
+    cell: (c) => {
+      const who = c.getValue();
+      return who === null ? <span className="muted">unassigned</span> : <span title={who}>{who}</span>;
+    },
+    meta: { className: 'assignee' },
+  }),
   column.accessor('seen', { header: 'Seen', cell: (c) => (c.getValue() ? 'Seen' : <strong>New</strong>), meta: { className: 'wide-only' } }),
-  column.accessor('updatedAt', { header: 'Updated', cell: (c) => <time dateTime={c.getValue()}>{instant(c.getValue())}</time> }),
+  column.accessor('updatedAt', { header: 'Updated (UTC)', cell: (c) => <time dateTime={c.getValue()}>{instant(c.getValue()).replace(' UTC', '')}</time>, meta: { className: 'updated' } }),
 ];
 
 export function Inbox() {
