@@ -1,6 +1,6 @@
 /** The frame of every screen: the header (project, key, sign-out), or the sign-in screen without a key. */
 import { Link, Outlet } from '@tanstack/react-router';
-import { useProject } from '../api.js';
+import { queryClient, useProject } from '../api.js';
 import { keyLabel, signOut, useApiKey } from '../auth.js';
 import { SignIn } from './sign-in.js';
 
@@ -30,12 +30,19 @@ function SignedIn({ apiKey }: { apiKey: string }) {
   return (
     <div className="who">
       <span>
-        Project <strong>{project.data ?? '…'}</strong>
+        Project <strong>{project.data ?? (project.isError ? '—' : '…')}</strong>
       </span>
       <span className="key">
         Key <code>{keyLabel(apiKey)}</code>
       </span>
-      <button type="button" onClick={() => signOut()}>
+      <button
+        type="button"
+        onClick={() => {
+          signOut();
+          // Another key may sign in next: nothing read with this one may be shown to it.
+          queryClient.clear();
+        }}
+      >
         Sign out
       </button>
     </div>
