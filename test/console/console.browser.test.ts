@@ -21,6 +21,8 @@ if (!exists && !inCi) console.warn(`console.browser.test: SKIPPED, ${CHROMIUM} i
 const LINES = [...generateDemo({ projects: 2, companies: 6, individuals: 3, executionsPerCustomer: 0, heavyCustomerExecutions: 0, alerts: 60, largeAlertRatio: 0, extraFields: false })];
 interface DemoAlert {
   id: string;
+  customerId: string;
+  screeningProviderData?: { searchResult: { hits?: { doc: { name: string }; match_status: string }[] } } | null;
   name: string;
   status: string;
   severity: string;
@@ -31,6 +33,11 @@ interface DemoAlert {
 const ALL_ALERTS = LINES.map((l) => JSON.parse(l) as { kind: string; record: DemoAlert }).filter((l) => l.kind === 'alert').map((l) => l.record);
 const PROJECT = ALL_ALERTS[0]!.cmsProjectId;
 const ALERTS = ALL_ALERTS.filter((a) => a.cmsProjectId === PROJECT);
+const COMPANIES = new Map(
+  LINES.map((l) => JSON.parse(l) as { kind: string; record: { id: string; type?: string; cmsProjectId: string; companyClaims?: { companyName?: string }[] } })
+    .filter((l) => l.kind === 'customer' && l.record.type === 'Company' && l.record.cmsProjectId === PROJECT)
+    .map((l) => [l.record.id, l.record.companyClaims?.find((c) => c.companyName)?.companyName]),
+);
 
 let service: TestService | undefined;
 let browser: Browser | undefined;
@@ -135,6 +142,27 @@ describe('the analyst console in a browser', () => {
     await small.screenshot({ path: join(SHOTS, 'inbox-390.png') });
     expect(await seriousViolations(small)).toEqual([]);
     await phone.close();
+  });
+
+  it.skipIf(!exists)('opens an alert by its link with its screening hits, then its customer\'s company page', async () => {
+    const screened = ALERTS.find((a) => (a.screeningProviderData?.searchResult.hits?.length ?? 0) > 0 && COMPANIES.has(a.customerId))!;
+    expect(screened).toBeDefined();
+    const { key } = await service!.key(PROJECT);
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${service!.url}/console/alerts/${screened.id}#key=${key}`);
+    await page.getByRole('heading', { level: 1, name: screened.name }).waitFor();
+    const hits = screened.screeningProviderData!.searchResult.hits!;
+    await page.getByRole('heading', { name: `Screening hits (${hits.length})` }).waitFor();
+    expect(await page.locator('ul.hits > li > strong').allTextContents()).toEqual(hits.map((h) => h.doc.name));
+    await page.screenshot({ path: join(SHOTS, 'alert-screening-1280.png') });
+
+    await page.getByRole('link', { name: screened.customerId }).click();
+    await page.getByRole('heading', { level: 1, name: 'Company' }).waitFor();
+    await page.locator('.facts').getByText(COMPANIES.get(screened.customerId)!, { exact: true }).waitFor();
+    expect(page.url()).toBe(`${service!.url}/console/companies/${screened.customerId}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
   });
 
   it.skipIf(!exists)('sends a refused key back to sign-in with the reason, and signs out on request', async () => {
