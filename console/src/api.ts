@@ -5,8 +5,8 @@ import type { Alert, CompanyDetails } from '../../src/contract/index.js';
 import type { AlertSummary } from '../../src/contract/alert-summary.js';
 import { currentKey, signOut } from './auth.js';
 
-/** The API sits under /v1 of the origin serving the console. */
-const API_BASE = `${window.location.origin}/v1`;
+/** The API's base path on the origin serving the console, as the service writes it into index.html. */
+const API_BASE = `${window.location.origin}${document.querySelector<HTMLMetaElement>('meta[name="compliance-api-base"]')?.content ?? '/v1'}`;
 
 /** A 429 answer: how long the service asks us to wait before asking again. */
 export class RateLimited extends Error {

@@ -216,7 +216,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   };
   changesRoute({ ...routeDeps, closing: closing.signal });
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
-  consoleRoutes(app, deps.consoleDir);
+  consoleRoutes(app, deps.basePath, deps.consoleDir);
   for (const plugin of deps.plugins ?? []) await plugin(app);
   await app.after();
   // With CORS on, the CORS plugin answers preflights in its onRequest hook, before these refuse them.

@@ -37,14 +37,14 @@ function watched(store: Store): Store {
   });
 }
 
-async function serve(store: Store, dir: string): Promise<{ app: FastifyInstance; origin: string }> {
+async function serve(store: Store, dir: string, basePath = '/v1'): Promise<{ app: FastifyInstance; origin: string }> {
   const secret = await store.secret();
   const server = await buildServer({
     store,
     limiter: new MemoryRateLimiter(1000, 1000),
     files: new LocalFileStore({ dir: join(tmp, 'files'), secret, publicBaseUrl: 'http://127.0.0.1:9', basePath: '/v1', ttlSeconds: 60 }),
     logger: false,
-    basePath: '/v1',
+    basePath,
     cacheControl: 'no-store',
     consoleDir: dir,
   });
@@ -71,7 +71,9 @@ afterAll(async () => {
 
 describe('/console', () => {
   it('answers index.html with the strict CSP and no-cache, at /console and at any client route under it', async () => {
-    const index = readFileSync(join(consoleDir, 'index.html'), 'utf8');
+    const built = readFileSync(join(consoleDir, 'index.html'), 'utf8');
+    const index = built.replace('<head>', '<head>\n    <meta name="compliance-api-base" content="/v1" />');
+    expect(index).not.toBe(built);
     for (const path of ['/console', '/console/', '/console/alerts', '/console/alerts/0a1b2c3d-0000-4000-8000-000000000001', '/console/foo/bar?x=1']) {
       const res = await fetch(`${origin}${path}`);
       expect(res.status, path).toBe(200);
@@ -117,6 +119,16 @@ describe('/console', () => {
     const body = (await res.json()) as { code: string; message: string };
     expect(body.code).toBe('not_found');
     expect(body.message).toContain('npm run build');
+  });
+
+  it('tells the page the API base path of the service serving it', async () => {
+    const other = await serve(testStore.store, consoleDir, '/compliance/api');
+    try {
+      const html = await (await fetch(`${other.origin}/console/alerts`)).text();
+      expect(html).toContain('<meta name="compliance-api-base" content="/compliance/api" />');
+    } finally {
+      await other.app.close();
+    }
   });
 
   it('reads nothing from the store', async () => {

@@ -35,18 +35,23 @@ interface ConsoleFile {
   etag: string;
 }
 
-function fileOf(path: string): ConsoleFile {
-  const body = readFileSync(path);
+function fileOf(path: string, body: Buffer = readFileSync(path)): ConsoleFile {
   return { body, type: TYPES[extname(path)] ?? 'application/octet-stream', etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }
 
-/** The built console in memory: index.html and the hashed assets by name; undefined when not built. */
-function readConsole(dir: string): { index: ConsoleFile; assets: Map<string, ConsoleFile> } | undefined {
+/** The built console in memory: index.html (told the API's base path) and the hashed assets by name; undefined when not built. */
+function readConsole(dir: string, basePath: string): { index: ConsoleFile; assets: Map<string, ConsoleFile> } | undefined {
   if (!existsSync(join(dir, 'index.html'))) return undefined;
   const assets = new Map<string, ConsoleFile>();
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) for (const name of readdirSync(assetDir)) assets.set(name, fileOf(join(assetDir, name)));
-  return { index: fileOf(join(dir, 'index.html')), assets };
+  // A meta tag, not a script: the CSP allows no inline script, and the page reads it at start.
+  const html = readFileSync(join(dir, 'index.html'), 'utf8').replace('<head>', `<head>\n    <meta name="compliance-api-base" content="${escapeAttribute(basePath)}" />`);
+  return { index: fileOf(join(dir, 'index.html'), Buffer.from(html)), assets };
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 const consoleHeaders: onRequestHookHandler = (_request, reply, done) => {
@@ -61,8 +66,8 @@ function send(reply: FastifyReply, file: ConsoleFile, cacheControl: string, ifNo
 }
 
 /** Adds `/console` and `/console/*`: a hashed asset by name, any other path index.html (the client routes it). */
-export function consoleRoutes(app: FastifyInstance, dir: string = BUILT_CONSOLE_DIR): void {
-  const built = readConsole(dir);
+export function consoleRoutes(app: FastifyInstance, basePath: string, dir: string = BUILT_CONSOLE_DIR): void {
+  const built = readConsole(dir, basePath);
   const notBuilt = () => new ServiceError('not_found', 'the console is not built: run npm run build');
   const index = async (request: { headers: { 'if-none-match'?: string } }, reply: FastifyReply) => {
     if (built === undefined) throw notBuilt();
