@@ -184,6 +184,29 @@ describe('the analyst console in a browser', () => {
     await context.close();
   });
 
+  it.skipIf(!exists)('waits out a 429 for its Retry-After and shows the inbox', async () => {
+    // A budget of two requests, one more a second: the inbox's first reads run into a 429.
+    const limited = await startTestService(LINES, { consoleDir, rateBurst: 2, ratePerSecond: 1 });
+    try {
+      const { key } = await limited.key(PROJECT);
+      const context = await browser!.newContext();
+      const page = await context.newPage();
+      const statuses: number[] = [];
+      page.on('response', (r) => {
+        if (r.url().includes('/v1/alerts')) statuses.push(r.status());
+      });
+      // The first two requests spend the budget before the console asks for anything.
+      for (let i = 0; i < 2; i++) await fetch(`${limited.url}/v1/alerts?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+      await page.goto(`${limited.url}/console/alerts#key=${key}`);
+      await page.getByText('50 alerts shown').waitFor({ timeout: 20_000 });
+      expect(statuses).toContain(429);
+      expect(statuses.at(-1)).toBe(200);
+      await context.close();
+    } finally {
+      await limited.close();
+    }
+  });
+
   it.skipIf(!exists)('tells a key without the alerts scope which scope it lacks', async () => {
     const { key } = await service!.key(PROJECT, { scopes: ['companies:read'] });
     const context = await browser!.newContext();
