@@ -158,6 +158,8 @@ async function printKeys(config: Config, store: Awaited<ReturnType<typeof openSt
     process.stdout.write(`curl -s ${auth} "${base}/alerts?status=Open&sort=updatedAt&limit=5"\n`);
     if (s.companyWord) process.stdout.write(`curl -s ${auth} "${base}/companies?q=${encodeURIComponent(s.companyWord.toLowerCase())}&limit=5"\n`);
     process.stdout.write(`curl -si ${auth} "${base}/changes?limit=5&wait=30"   # its Link header is the URL to poll next; wait holds an empty answer until a change\n`);
+    // The fragment never reaches the server or its logs; the console moves the key to sessionStorage and drops it from the URL.
+    process.stdout.write(`Console: ${publicUrlOf(config)}/console/alerts#key=${key}\n`);
   }
   process.stdout.write(`\nAPI reference: ${publicUrlOf(config)}/docs\n`);
 }

@@ -24,6 +24,7 @@ import { companiesListRoute } from './routes/companies-list.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
 import { changesRoute } from './routes/changes.js';
+import { consoleRoutes } from './routes/console.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 
 /** What the server is built from. */
@@ -46,6 +47,8 @@ export interface ServerDeps {
   accessLog?: AccessLogWriterOptions | false;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: readonly string[];
+  /** The built analyst console served at /console (default dist/console). */
+  consoleDir?: string;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -213,6 +216,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   };
   changesRoute({ ...routeDeps, closing: closing.signal });
   if (deps.localFiles !== undefined) fileDownloadRoute(app, deps.basePath, deps.localFiles);
+  consoleRoutes(app, deps.basePath, deps.consoleDir);
   for (const plugin of deps.plugins ?? []) await plugin(app);
   await app.after();
   // With CORS on, the CORS plugin answers preflights in its onRequest hook, before these refuse them.

@@ -49,6 +49,8 @@ export async function startTestService(
     corsOrigins?: string[];
     accessLog?: false | AccessLogWriterOptions;
     fileStore?: 'local' | 's3';
+    /** The built console to serve at /console (default dist/console). */
+    consoleDir?: string;
   } = {},
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
@@ -73,6 +75,7 @@ export async function startTestService(
     cacheControl: 'no-store',
     corsOrigins: opts.corsOrigins,
     accessLog: opts.accessLog,
+    consoleDir: opts.consoleDir,
   });
   const url = await app.listen({ port, host: '127.0.0.1' });
   return {

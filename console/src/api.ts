@@ -1,0 +1,102 @@
+/** The service's typed client for the signed-in key, the query hooks of the screens, and what their errors mean. */
+import { QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { ClientError, createClient, type AlertsQuery, type ComplianceClient, type Page } from '../../src/client/client.js';
+import type { Alert, CompanyDetails } from '../../src/contract/index.js';
+import type { AlertSummary } from '../../src/contract/alert-summary.js';
+import { currentKey, signOut } from './auth.js';
+
+/** The API's base path on the origin serving the console, as the service writes it into index.html. */
+const API_BASE = `${window.location.origin}${document.querySelector<HTMLMetaElement>('meta[name="compliance-api-base"]')?.content ?? '/v1'}`;
+
+/** A 429 answer: how long the service asks us to wait before asking again. */
+export class RateLimited extends Error {
+  constructor(readonly waitMs: number) {
+    super(`rate limited; retry in ${waitMs} ms`);
+  }
+}
+
+/** fetch, with a 429 turned into RateLimited carrying its Retry-After (seconds, capped at 30). */
+const fetchNotingRetryAfter: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.status !== 429) return response;
+  const seconds = Number(response.headers.get('retry-after') ?? '1');
+  throw new RateLimited(Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds : 1, 30) * 1000);
+};
+
+function client(): ComplianceClient {
+  return createClient({ baseUrl: API_BASE, apiKey: currentKey() ?? '', fetch: fetchNotingRetryAfter });
+}
+
+function retryAfterMs(error: unknown): number | undefined {
+  return error instanceof RateLimited ? error.waitMs : undefined;
+}
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // Only a rate limit is worth retrying: other refusals (401, 403, 404, 400) answer the same again.
+      retry: (failures, error) => retryAfterMs(error) !== undefined && failures < 5,
+      retryDelay: (_failures, error) => retryAfterMs(error) ?? 1000,
+    },
+  },
+});
+
+// A refused key ends the session: the sign-in screen says why.
+queryClient.getQueryCache().subscribe((event) => {
+  const error = event.query.state.error;
+  if (event.type === 'updated' && error instanceof ClientError && error.status === 401) {
+    signOut(`The service refused this key (${error.body.message ?? 'unauthorized'}). Sign in again.`);
+    queryClient.clear();
+  }
+});
+
+/** What an analyst is told about a failed read. */
+export function describeError(error: unknown): string {
+  if (error instanceof RateLimited) return 'The service is rate limiting this key; retrying shortly.';
+  if (!(error instanceof ClientError)) return `The service could not be reached (${error instanceof Error ? error.message : String(error)}).`;
+  switch (error.status) {
+    case 403: {
+      const scope = /lacks the (\S+) scope/.exec(error.body.message ?? '')?.[1];
+      return scope === undefined ? `This key may not read this (${error.body.message ?? 'forbidden'}).` : `This key lacks the ${scope} scope.`;
+    }
+    case 404:
+      return 'Not in this project: no record with this id is visible to this key.';
+    default:
+      return `${error.status} ${error.code ?? 'error'}: ${error.body.message ?? 'no message'}`;
+  }
+}
+
+/** The alert list's filters as the URL holds them. */
+export type AlertFilters = Pick<AlertsQuery, 'status' | 'severity' | 'category' | 'type' | 'assignedTo' | 'seen' | 'sort' | 'order'>;
+
+const PAGE_SIZE = 50;
+
+/** Alert summaries page after page, each next page from the previous one's Link header. */
+export function useAlertPages(filters: AlertFilters) {
+  return useInfiniteQuery({
+    queryKey: ['alerts', filters],
+    queryFn: ({ pageParam }): Promise<Page<AlertSummary>> => client().listAlerts({ ...filters, limit: PAGE_SIZE, cursor: pageParam }),
+    initialPageParam: undefined as string | undefined,
+    // The cursor of the Link URL: the filters it repeats are the ones this query already holds.
+    getNextPageParam: (last) => (last.nextUrl === undefined ? undefined : (new URL(last.nextUrl).searchParams.get('cursor') ?? undefined)),
+  });
+}
+
+export function useAlert(id: string) {
+  return useQuery({ queryKey: ['alert', id], queryFn: (): Promise<Alert> => client().getAlert(id) });
+}
+
+export function useCompany(id: string) {
+  return useQuery({ queryKey: ['company', id], queryFn: (): Promise<CompanyDetails> => client().getCompanyDetails(id) });
+}
+
+/** The project the key reads, as its alerts name it (the API has no "who am I" operation). */
+export function useProject() {
+  return useQuery({
+    queryKey: ['project'],
+    queryFn: async (): Promise<string> => (await client().listAlerts({ limit: 1 })).items[0]?.cmsProjectId ?? 'no alerts yet',
+    staleTime: Infinity,
+  });
+}

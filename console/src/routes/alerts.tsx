@@ -1,0 +1,191 @@
+/** The alert inbox: filters held in the URL, a table of summaries, more pages by the Link header's cursor. */
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useMemo, useState, type ReactNode } from 'react';
+import { ALERT_CATEGORIES, ALERT_SEVERITIES, ALERT_STATUSES, ALERT_TYPES } from '../../../src/contract/enums.js';
+import type { AlertSummary } from '../../../src/contract/alert-summary.js';
+import { useAlertPages, type AlertFilters } from '../api.js';
+import { Badge, ErrorNote, instant } from '../format.js';
+
+type Multi = 'status' | 'severity' | 'category' | 'type';
+const CHOICES: Record<Multi, readonly string[]> = { status: ALERT_STATUSES, severity: ALERT_SEVERITIES, category: ALERT_CATEGORIES, type: ALERT_TYPES };
+const LABELS: Record<Multi, string> = { status: 'Status', severity: 'Severity', category: 'Category', type: 'Type' };
+
+/** The inbox filters of a URL's search params; unknown values are dropped rather than sent to be refused. */
+export function inboxFiltersOf(search: Record<string, unknown>): AlertFilters {
+  const list = (name: Multi) => {
+    const raw = search[name];
+    const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String).filter((v) => CHOICES[name].includes(v));
+    return values.length === 0 ? undefined : values;
+  };
+  const one = <T extends string>(name: string, allowed?: readonly T[]): T | undefined => {
+    const raw = search[name];
+    const value = typeof raw === 'string' && raw !== '' ? raw : undefined;
+    return value !== undefined && (allowed === undefined || allowed.includes(value as T)) ? (value as T) : undefined;
+  };
+  return {
+    status: list('status') as AlertFilters['status'],
+    severity: list('severity') as AlertFilters['severity'],
+    category: list('category') as AlertFilters['category'],
+    type: list('type') as AlertFilters['type'],
+    assignedTo: one('assignedTo'),
+    seen: one('seen', ['true', 'false'] as const),
+    sort: one('sort', ['updatedAt', 'createdAt'] as const),
+    order: one('order', ['desc', 'asc'] as const),
+  };
+}
+
+const inbox = getRouteApi('/alerts');
+const column = createColumnHelper<AlertSummary>();
+
+const COLUMNS = [
+  column.accessor('severity', { header: 'Severity', cell: (c) => <Badge kind="severity" value={c.getValue()} /> }),
+  column.accessor('status', { header: 'Status', cell: (c) => <Badge kind="status" value={c.getValue()} /> }),
+  column.accessor('name', {
+    header: 'Alert',
+    cell: (c) => (
+      <Link to="/alerts/$alertId" params={{ alertId: c.row.original.id }} className="row-link">
+        {c.getValue()}
+      </Link>
+    ),
+  }),
+  column.accessor('customerId', {
+    header: 'Customer',
+    cell: (c) => (
+      <code className="id" title={c.getValue()}>
+        {`${c.getValue().slice(0, 8)}…`}
+      </code>
+    ),
+    meta: { className: 'wide-only' },
+  }),
+  column.accessor('assignedTo', {
+    header: 'Assignee',
+    cell: (c) => {
+      const who = c.getValue();
+      return who === null ? <span className="muted">unassigned</span> : <span title={who}>{who}</span>;
+    },
+    meta: { className: 'assignee' },
+  }),
+  column.accessor('seen', { header: 'Seen', cell: (c) => (c.getValue() ? 'Seen' : <strong>New</strong>), meta: { className: 'wide-only' } }),
+  column.accessor('updatedAt', { header: 'Updated (UTC)', cell: (c) => <time dateTime={c.getValue()}>{instant(c.getValue()).replace(' UTC', '')}</time>, meta: { className: 'updated' } }),
+];
+
+export function Inbox() {
+  const filters = inbox.useSearch();
+  const pages = useAlertPages(filters);
+  const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.items) ?? [], [pages.data]);
+  const table = useReactTable({ data: rows, columns: COLUMNS, getCoreRowModel: getCoreRowModel(), getRowId: (a) => a.id });
+
+  return (
+    <div className="inbox">
+      <Filters filters={filters} />
+      <section className="results" aria-labelledby="inbox-title">
+        <h1 id="inbox-title">Alerts</h1>
+        {pages.isError && <ErrorNote error={pages.error} />}
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="inbox-title">
+          <table className="alerts">
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((h) => (
+                    <th key={h.id} scope="col" className={classOf(h.column.columnDef.meta)}>
+                      {flexRender(h.column.columnDef.header, h.getContext())}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {table.getRowModel().rows.map((row) => (
+                <tr key={row.id} className={row.original.seen ? undefined : 'unseen'}>
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} className={classOf(cell.column.columnDef.meta)}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="list-foot" aria-live="polite">
+          {pages.isPending ? 'Loading…' : `${rows.length} alert${rows.length === 1 ? '' : 's'}${pages.hasNextPage ? ' shown' : ''}`}
+          {pages.hasNextPage && (
+            <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+              {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </button>
+          )}
+        </p>
+      </section>
+    </div>
+  );
+}
+
+function classOf(meta: unknown): string | undefined {
+  return (meta as { className?: string } | undefined)?.className;
+}
+
+/** The filter controls: each change navigates, so the URL (and back/forward) holds every filter. */
+function Filters({ filters }: { filters: AlertFilters }) {
+  const navigate = inbox.useNavigate();
+  // Open beside the table on a wide screen; folded above it on a phone, where it would fill the first screen.
+  const [open, setOpen] = useState(() => window.matchMedia('(min-width: 761px)').matches);
+  const active = Object.entries(filters).filter(([name, v]) => v !== undefined && name !== 'sort' && name !== 'order').length;
+  const set = (patch: Partial<AlertFilters>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) });
+  const toggle = (name: Multi, value: string, on: boolean) => {
+    const current = ((filters[name] as readonly string[] | undefined) ?? []).filter((v) => v !== value);
+    const next = on ? [...current, value] : current;
+    set({ [name]: next.length === 0 ? undefined : next });
+  };
+  const select = (label: string, id: string, value: string | undefined, options: [string, string][], onChange: (v: string | undefined) => void): ReactNode => (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+
+  return (
+    <aside className="filters" aria-label="Filters">
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary>Filters{active > 0 && ` (${active} active)`}</summary>
+        {(Object.keys(CHOICES) as Multi[]).map((name) => (
+          <fieldset key={name}>
+            <legend>{LABELS[name]}</legend>
+            {CHOICES[name].map((value) => (
+              <label key={value} className="check">
+                <input type="checkbox" checked={((filters[name] as readonly string[] | undefined) ?? []).includes(value)} onChange={(e) => toggle(name, value, e.target.checked)} />
+                {value}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <div className="field">
+          <label htmlFor="assigned-to">Assigned to</label>
+          <input
+            id="assigned-to"
+            key={filters.assignedTo ?? ''}
+            defaultValue={filters.assignedTo ?? ''}
+            placeholder="anyone"
+            aria-describedby="assigned-to-hint"
+            onBlur={(e) => set({ assignedTo: e.target.value.trim() || undefined })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') set({ assignedTo: e.currentTarget.value.trim() || undefined });
+            }}
+          />
+          <small id="assigned-to-hint" className="muted">
+            An assignee, or <code>none</code> for unassigned; Enter applies.
+          </small>
+        </div>
+        {select('Seen', 'seen', filters.seen, [['', 'Seen or not'], ['false', 'Not seen'], ['true', 'Seen']], (v) => set({ seen: v as AlertFilters['seen'] }))}
+        {select('Sort by', 'sort', filters.sort, [['', 'Last update'], ['createdAt', 'Creation']], (v) => set({ sort: v as AlertFilters['sort'] }))}
+        {select('Order', 'order', filters.order, [['', 'Newest first'], ['asc', 'Oldest first']], (v) => set({ order: v as AlertFilters['order'] }))}
+      </details>
+    </aside>
+  );
+}
