@@ -30,12 +30,12 @@ const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 
 function scalarText(value: boolean | string | number): string {
   if (typeof value === 'number') return NUMBER.format(value);
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (DATE_TIME.test(value)) return instant(value);
   return value === '' ? '(empty)' : value;
 }
 
-/** A rule value: numbers grouped, booleans yes/no, instants in UTC, a list joined with commas. */
+/** A rule value: numbers grouped, booleans as words, instants in UTC, a list joined with commas. */
 export function valueText(value: boolean | string | number | (boolean | string | number)[] | null | undefined): string {
   if (value === null || value === undefined) return 'nothing';
   if (Array.isArray(value)) return value.length === 0 ? '(no values)' : value.map(scalarText).join(', ');

@@ -22,12 +22,19 @@ const CUSTOMER = 'c0ffee00-0000-4000-8000-000000000001';
 const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-000000000001';
 const EXECUTIONS = 60;
 
-/** Execution i of the shared template, its rule given a condition (residence in a list) and a second rule (an amount at least 15000). */
+/** Execution i of the shared template, its rule given a condition (residence in a list) and five more: a number, an instant, a boolean, a presence, no rule data. */
 function executionWithRules(i: number): string {
   const line = JSON.parse(executionLine(PROJECT, CUSTOMER, i)) as { record: { scenario_executions: { rules: Record<string, unknown>[] }[] } };
   const rules = line.record.scenario_executions[0]!.rules;
   rules[0]!.rule_data = { attribute: { version: 'v1', schema: 'Customer', path: 'Customer/identityData/residence' }, operator: '$in', value: ['FRA', 'DEU'], type: 'IDInformation' };
-  rules.push({ ...rules[0], id: `${String(rules[0]!.id)}2`, status: 'valid', rule_data: { attribute: { schema: 'Transaction', path: 'Transaction/amount/EUR' }, operator: '$gte', value: 15000 } });
+  const more = (n: number, status: string, ruleData: unknown) => ({ ...rules[0], id: `${String(rules[0]!.id)}${n}`, status, rule_data: ruleData });
+  rules.push(
+    more(2, 'valid', { attribute: { schema: 'Transaction', path: 'Transaction/amount/EUR' }, operator: '$gte', value: 15000 }),
+    more(3, 'valid', { attribute: { schema: 'Transaction', path: 'Transaction/event/transactionDate' }, operator: '$lt', value: '2024-06-30T12:00:00+02:00' }),
+    more(4, 'not-valid', { attribute: { schema: 'Customer', path: 'Customer/duplicates/hasDuplicates' }, operator: '$eq', value: false }),
+    more(5, 'unknown', { attribute: { schema: 'Customer', path: 'Customer/identityData/email' }, operator: '$exists', value: true }),
+    more(6, 'unknown', null),
+  );
   return JSON.stringify(line);
 }
 
@@ -114,9 +121,15 @@ describe('the execution timeline of a customer in a browser', () => {
     await page.keyboard.press('Enter');
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     const rules = page.locator('.execution').first().locator('.rule');
-    expect(await rules.count()).toBe(2);
-    expect((await rules.nth(0).textContent())!.replace(/\s+/g, ' ')).toContain('customer.identityData.residence is one of FRA, DEU');
-    expect((await rules.nth(1).textContent())!.replace(/\s+/g, ' ')).toContain('transaction.amount.EUR is at least 15,000');
+    const words = (await rules.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    expect(words).toEqual([
+      'error customer.identityData.residence is one of FRA, DEU object type OffChainZKPdata type IDInformation',
+      'valid transaction.amount.EUR is at least 15,000 object type OffChainZKP',
+      'valid transaction.event.transactionDate is less than 2024-06-30 10:00 UTC object type OffChainZKP',
+      'not-valid customer.duplicates.hasDuplicates is false object type OffChainZKP',
+      'unknown customer.identityData.email is present object type OffChainZKP',
+      'unknown no rule data object type OffChainZKP',
+    ]);
     expect(await page.locator('.execution').first().textContent()).not.toContain('{');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(SHOTS, 'executions-1280.png') });
@@ -135,8 +148,33 @@ describe('the execution timeline of a customer in a browser', () => {
     await page.getByText(`${errors.length} executions`, { exact: true }).waitFor();
     expect(await page.getByRole('checkbox', { name: 'error' }).isChecked()).toBe(true);
 
+    // The other filters: a scenario typed in (Enter applies), an object type chosen; each lands in the URL and narrows the rows.
+    await page.getByRole('checkbox', { name: 'error' }).uncheck();
+    await page.getByLabel('Scenario').fill('scenario-1');
+    await page.getByLabel('Scenario').press('Enter');
+    await page.waitForURL(/scenarioId=scenario-1/);
+    const inScenario = Array.from({ length: EXECUTIONS }, (_, i) => i).filter((i) => i % 3 === 1);
+    await page.getByText(`${inScenario.length} executions`, { exact: true }).waitFor();
+    expect(new Set(await entryIds(page))).toEqual(new Set(inScenario.map(idOf)));
+    await page.getByLabel('Object type').selectOption('TFHE');
+    await page.waitForURL(/objectType=TFHE/);
+    const tfhe = inScenario.filter((i) => i % 6 === 3);
+    await page.getByText(`${tfhe.length} execution${tfhe.length === 1 ? '' : 's'}`, { exact: true }).waitFor();
+    expect(new Set(await entryIds(page))).toEqual(new Set(tfhe.map(idOf)));
+
     expect(refused).toEqual([]);
     await context.close();
+
+    // A phone: the filtered timeline by link, filters folded above it, an execution expanded.
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const small = await phone.newPage();
+    await small.goto(`${filtered}#key=${key}`);
+    await small.getByText(`${errors.length} executions`, { exact: true }).waitFor();
+    expect(await small.locator('.filters details').getAttribute('open')).toBeNull();
+    await small.locator('.execution').first().getByRole('button').click();
+    await small.screenshot({ path: join(SHOTS, 'executions-390.png') });
+    expect(await seriousViolations(small)).toEqual([]);
+    await phone.close();
   });
 
   it.skipIf(!exists)('is linked from the alert view, and says when the project has no such customer', async () => {

@@ -126,8 +126,18 @@ function RuleLine({ rule }: { rule: RuleExecution }) {
           {data.operator === '$exists' || data.operator === '$noop' ? null : <strong>{valueText(data.value)}</strong>}
         </span>
       )}{' '}
-      {rule.object_type !== undefined && <span className="tag">{rule.object_type}</span>}
-      {data?.type !== undefined && <span className="tag">{data.type}</span>}
+      {rule.object_type !== undefined && (
+        <span className="tag" title="object type">
+          <span className="visually-hidden">object type </span>
+          {rule.object_type}
+        </span>
+      )}
+      {data?.type !== undefined && (
+        <span className="tag" title="data type">
+          <span className="visually-hidden">data type </span>
+          {data.type}
+        </span>
+      )}
     </li>
   );
 }
