@@ -162,6 +162,12 @@ describe('the execution timeline of a customer in a browser', () => {
     await page.getByText(`${tfhe.length} execution${tfhe.length === 1 ? '' : 's'}`, { exact: true }).waitFor();
     expect(new Set(await entryIds(page))).toEqual(new Set(tfhe.map(idOf)));
 
+    // A day range: from the next day on, nothing; the filter is in the URL and the timeline says so.
+    await page.getByLabel('From (UTC day, inclusive)').fill('2024-01-02');
+    await page.waitForURL(/from=2024-01-02/);
+    await page.getByText('No executions of this customer match these filters.').waitFor();
+    expect(await page.locator('.execution').count()).toBe(0);
+
     expect(refused).toEqual([]);
     await context.close();
 
@@ -190,6 +196,16 @@ describe('the execution timeline of a customer in a browser', () => {
     await page.getByRole('alert').filter({ hasText: 'No customer with this id in this project.' }).waitFor();
     expect(await page.locator('.execution').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it.skipIf(!exists)('tells a key without the executions scope which scope it lacks', async () => {
+    const { key } = await service!.key(PROJECT, { scopes: ['alerts:read'] });
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${service!.url}/console/customers/${CUSTOMER}/executions#key=${key}`);
+    await page.getByText('This key lacks the executions:read scope.').waitFor();
+    expect(await page.locator('.execution').count()).toBe(0);
     await context.close();
   });
 });

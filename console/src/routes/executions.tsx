@@ -52,6 +52,7 @@ export function ExecutionTimeline() {
         ) : (
           pages.isError && <ErrorNote error={pages.error} />
         )}
+        {pages.isSuccess && executions.length === 0 && <p className="muted">No executions of this customer match these filters.</p>}
         <ol className="timeline">
           {executions.map((execution) => (
             <ExecutionEntry key={execution.execution_id} execution={execution} />
