@@ -119,8 +119,9 @@ describe('the execution timeline of a customer in a browser', () => {
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.focus();
     await page.keyboard.press('Enter');
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
     const rules = page.locator('.execution').first().locator('.rule');
+    await rules.first().waitFor();
     const words = (await rules.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(words).toEqual([
       'error customer.identityData.residence is one of FRA, DEU object type OffChainZKPdata type IDInformation',
@@ -135,8 +136,8 @@ describe('the execution timeline of a customer in a browser', () => {
     await page.screenshot({ path: join(SHOTS, 'executions-1280.png') });
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Enter');
-    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(await rules.count()).toBe(0);
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => rules.count()).toBe(0);
 
     // Back: the unfiltered timeline; forward: the filtered one again.
     await page.goBack();
