@@ -1,7 +1,7 @@
 /** The service's typed client for the signed-in key, the query hooks of the screens, and what their errors mean. */
 import { QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { ClientError, createClient, type AlertsQuery, type ComplianceClient, type Page } from '../../src/client/client.js';
-import type { Alert, CompanyDetails } from '../../src/contract/index.js';
+import { ClientError, createClient, type AlertsQuery, type ComplianceClient, type Page, type ScenarioExecutionsQuery } from '../../src/client/client.js';
+import type { Alert, CompanyDetails, Execution } from '../../src/contract/index.js';
 import type { AlertSummary } from '../../src/contract/alert-summary.js';
 import { currentKey, signOut } from './auth.js';
 
@@ -80,6 +80,19 @@ export function useAlertPages(filters: AlertFilters) {
     queryFn: ({ pageParam }): Promise<Page<AlertSummary>> => client().listAlerts({ ...filters, limit: PAGE_SIZE, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     // The cursor of the Link URL: the filters it repeats are the ones this query already holds.
+    getNextPageParam: (last) => (last.nextUrl === undefined ? undefined : (new URL(last.nextUrl).searchParams.get('cursor') ?? undefined)),
+  });
+}
+
+/** A customer's execution filters as the URL holds them. */
+export type ExecutionFilters = Pick<ScenarioExecutionsQuery, 'status' | 'scenarioId' | 'objectType' | 'from' | 'to' | 'order'>;
+
+/** A customer's executions page after page, each next page from the previous one's Link header. */
+export function useExecutionPages(customerId: string, filters: ExecutionFilters) {
+  return useInfiniteQuery({
+    queryKey: ['executions', customerId, filters],
+    queryFn: ({ pageParam }): Promise<Page<Execution>> => client().getCustomerScenarioExecutions(customerId, { ...filters, limit: PAGE_SIZE, cursor: pageParam }),
+    initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.nextUrl === undefined ? undefined : (new URL(last.nextUrl).searchParams.get('cursor') ?? undefined)),
   });
 }

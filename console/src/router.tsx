@@ -3,6 +3,7 @@ import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/
 import { AlertView } from './routes/alert.js';
 import { Inbox, inboxFiltersOf } from './routes/alerts.js';
 import { CompanyView } from './routes/company.js';
+import { ExecutionTimeline, executionFiltersOf } from './routes/executions.js';
 import { Shell } from './routes/shell.js';
 
 const rootRoute = createRootRoute({ component: Shell });
@@ -24,6 +25,12 @@ const inboxRoute = createRoute({
 
 const alertRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alerts/$alertId', component: AlertView });
 const companyRoute = createRoute({ getParentRoute: () => rootRoute, path: 'companies/$companyId', component: CompanyView });
+const executionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'customers/$customerId/executions',
+  validateSearch: executionFiltersOf,
+  component: ExecutionTimeline,
+});
 
 /** Plain search params, a repeated name for several values (`?status=Open&status=Pending`), as the API takes them. */
 function parseSearch(search: string): Record<string, string | string[]> {
@@ -46,7 +53,7 @@ function stringifySearch(search: Record<string, unknown>): string {
 }
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, inboxRoute, alertRoute, companyRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, inboxRoute, alertRoute, companyRoute, executionsRoute]),
   basepath: '/console',
   parseSearch,
   stringifySearch,

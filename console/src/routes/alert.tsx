@@ -2,6 +2,7 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Alert } from '../../../src/contract/index.js';
 import { useAlert } from '../api.js';
+import { inboxFiltersOf } from './alerts.js';
 import { Badge, ErrorNote, instant } from '../format.js';
 
 const route = getRouteApi('/alerts/$alertId');
@@ -12,7 +13,7 @@ export function AlertView() {
   return (
     <article className="alert-view">
       <p className="back">
-        <Link to="/alerts" search={(prev) => prev}>
+        <Link to="/alerts" search={(prev) => inboxFiltersOf(prev)}>
           ← Alerts
         </Link>
       </p>
@@ -45,6 +46,7 @@ function AlertBody({ alert }: { alert: Alert }) {
             <Link to="/companies/$companyId" params={{ companyId: alert.customerId }}>
               <code>{alert.customerId}</code>
             </Link>
+            {' · '}<Link to="/customers/$customerId/executions" params={{ customerId: alert.customerId }}>executions</Link>
           </dd>
           <dt>Created</dt>
           <dd>
