@@ -3,6 +3,7 @@ import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/
 import { AlertView } from './routes/alert.js';
 import { Inbox, inboxFiltersOf } from './routes/alerts.js';
 import { CompanyView } from './routes/company.js';
+import { CompanyList, companySearchOf } from './routes/companies.js';
 import { Shell } from './routes/shell.js';
 
 const rootRoute = createRootRoute({ component: Shell });
@@ -23,6 +24,7 @@ const inboxRoute = createRoute({
 });
 
 const alertRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alerts/$alertId', component: AlertView });
+const companiesRoute = createRoute({ getParentRoute: () => rootRoute, path: 'companies', validateSearch: companySearchOf, component: CompanyList });
 const companyRoute = createRoute({ getParentRoute: () => rootRoute, path: 'companies/$companyId', component: CompanyView });
 
 /** Plain search params, a repeated name for several values (`?status=Open&status=Pending`), as the API takes them. */
@@ -46,7 +48,7 @@ function stringifySearch(search: Record<string, unknown>): string {
 }
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, inboxRoute, alertRoute, companyRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, inboxRoute, alertRoute, companiesRoute, companyRoute]),
   basepath: '/console',
   parseSearch,
   stringifySearch,
