@@ -90,6 +90,7 @@ describe('the company file and company search in a browser', () => {
     const result = page.locator(`table.companies-table a[href="/console/companies/${RICH.id}"]`);
     await result.waitFor();
     expect(await result.textContent()).toBe(name);
+    await page.screenshot({ path: join(SHOTS, 'company-search-1280.png') });
     expect(await seriousViolations(page)).toEqual([]);
 
     await result.click();
@@ -125,6 +126,12 @@ describe('the company file and company search in a browser', () => {
     expect(download.status()).toBe(200);
     expect(download.headers()['content-type']).toContain(documents[0]!.document.mimetype!);
 
+    // An image document's preview loads under the CSP (img-src 'self': the signed URL is the service's own).
+    const images = documents.filter((d) => d.document.mimetype?.startsWith('image/'));
+    const previews = page.locator('ul.documents img.doc-preview');
+    expect(await previews.count()).toBe(images.length);
+    if (images.length > 0) await expect.poll(() => previews.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+
     await page.screenshot({ path: join(SHOTS, 'company-1280.png'), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(refused).toEqual([]);
@@ -135,9 +142,10 @@ describe('the company file and company search in a browser', () => {
     const { key } = await service!.key(PROJECT);
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/companies?q=something#key=${key}`);
-    await page.getByRole('heading', { level: 1, name: 'Companies matching “something”' }).waitFor();
-    expect(await page.getByLabel('Search companies').inputValue()).toBe('something');
+    await page.goto(`${service!.url}/console/companies?q=Zyxwvut#key=${key}`);
+    await page.getByRole('heading', { level: 1, name: 'Companies matching “Zyxwvut”' }).waitFor();
+    await page.getByText('No company matches “Zyxwvut”.').waitFor();
+    expect(await page.getByLabel('Search companies').inputValue()).toBe('Zyxwvut');
     await page.getByLabel('Search companies').fill('');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(`${service!.url}/console/companies`);

@@ -67,7 +67,13 @@ export function CompanyList() {
         </table>
       </div>
       <p className="list-foot" aria-live="polite">
-        {pages.isPending ? 'Loading…' : `${rows.length} compan${rows.length === 1 ? 'y' : 'ies'}${pages.hasNextPage ? ' shown' : ''}`}
+        {pages.isPending
+          ? 'Loading…'
+          : rows.length === 0 && !pages.isError
+            ? q === undefined
+              ? 'No companies in this project.'
+              : `No company matches “${q}”.`
+            : `${rows.length} compan${rows.length === 1 ? 'y' : 'ies'}${pages.hasNextPage ? ' shown' : ''}`}
         {pages.hasNextPage && (
           <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
             {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
