@@ -133,6 +133,20 @@ describe('the company file and company search in a browser', () => {
     if (images.length > 0) await expect.poll(() => previews.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
 
     await page.screenshot({ path: join(SHOTS, 'company-1280.png'), fullPage: true });
+    // Keyboard: Tab alone reaches the header's search, the beneficiaries table and every document link.
+    await page.locator('body').focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => {
+        const el = document.activeElement!;
+        return el.getAttribute('aria-labelledby') ?? el.getAttribute('href') ?? el.getAttribute('name') ?? el.tagName;
+      }));
+    }
+    expect(reached).toContain('q');
+    expect(reached).toContain('beneficiaries');
+    for (const link of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))) expect(reached).toContain(link);
+
     expect(await seriousViolations(page)).toEqual([]);
     expect(refused).toEqual([]);
     await context.close();

@@ -1,6 +1,6 @@
 /** The company file: its standing and ids, its beneficiaries, its claims and its documents (opened by their signed URLs). */
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { getRouteApi } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, type ReactNode } from 'react';
 import type { Beneficiary, CompanyClaim, CompanyDetails, CustomerDocument } from '../../../src/contract/index.js';
 import { useCompany } from '../api.js';
@@ -13,6 +13,9 @@ export function CompanyView() {
   const company = useCompany(companyId);
   return (
     <article className="company-view">
+      <p className="back">
+        <Link to="/companies">← Companies</Link>
+      </p>
       {company.isPending && <p>Loading…</p>}
       {company.isError && (
         <>
