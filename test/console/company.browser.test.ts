@@ -150,6 +150,16 @@ describe('the company file and company search in a browser', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(refused).toEqual([]);
     await context.close();
+
+    // A phone: the same file by link, nothing serious for axe.
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const small = await phone.newPage();
+    await small.goto(`${service!.url}/console/companies/${RICH.id}#key=${key}`);
+    await small.getByRole('heading', { level: 2, name: `Documents (${documents.length})` }).waitFor();
+    if (images.length > 0) await expect.poll(() => small.locator('ul.documents img.doc-preview').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await small.screenshot({ path: join(SHOTS, 'company-390.png'), fullPage: true });
+    expect(await seriousViolations(small)).toEqual([]);
+    await phone.close();
   });
 
   it.skipIf(!exists)('lists every company newest update first on an empty search, the next page by Load more', async () => {
