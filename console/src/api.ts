@@ -1,6 +1,7 @@
 /** The service's typed client for the signed-in key, the query hooks of the screens, and what their errors mean. */
 import { QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { ClientError, createClient, type AlertsQuery, type ComplianceClient, type Page, type ScenarioExecutionsQuery } from '../../src/client/client.js';
+import type { CompanySummary } from '../../src/contract/company-summary.js';
 import type { Alert, CompanyDetails, Execution } from '../../src/contract/index.js';
 import type { AlertSummary } from '../../src/contract/alert-summary.js';
 import { currentKey, signOut } from './auth.js';
@@ -103,6 +104,16 @@ export function useAlert(id: string) {
 
 export function useCompany(id: string) {
   return useQuery({ queryKey: ['company', id], queryFn: (): Promise<CompanyDetails> => client().getCompanyDetails(id) });
+}
+
+/** Company summaries for a search (by relevance) or, without one, newest update first; more pages by the Link cursor. */
+export function useCompanyPages(q: string | undefined) {
+  return useInfiniteQuery({
+    queryKey: ['companies', q ?? ''],
+    queryFn: ({ pageParam }): Promise<Page<CompanySummary>> => client().listCompanies({ q, limit: PAGE_SIZE, cursor: pageParam }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.nextUrl === undefined ? undefined : (new URL(last.nextUrl).searchParams.get('cursor') ?? undefined)),
+  });
 }
 
 /** The project the key reads, as its alerts name it (the API has no "who am I" operation). */

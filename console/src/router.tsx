@@ -4,6 +4,7 @@ import { AlertView } from './routes/alert.js';
 import { Inbox, inboxFiltersOf } from './routes/alerts.js';
 import { CompanyView } from './routes/company.js';
 import { ExecutionTimeline, executionFiltersOf } from './routes/executions.js';
+import { CompanyList, companySearchOf } from './routes/companies.js';
 import { Shell } from './routes/shell.js';
 
 const rootRoute = createRootRoute({ component: Shell });
@@ -24,6 +25,7 @@ const inboxRoute = createRoute({
 });
 
 const alertRoute = createRoute({ getParentRoute: () => rootRoute, path: 'alerts/$alertId', component: AlertView });
+const companiesRoute = createRoute({ getParentRoute: () => rootRoute, path: 'companies', validateSearch: companySearchOf, component: CompanyList });
 const companyRoute = createRoute({ getParentRoute: () => rootRoute, path: 'companies/$companyId', component: CompanyView });
 const executionsRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -53,7 +55,7 @@ function stringifySearch(search: Record<string, unknown>): string {
 }
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([indexRoute, inboxRoute, alertRoute, companyRoute, executionsRoute]),
+  routeTree: rootRoute.addChildren([indexRoute, inboxRoute, alertRoute, companiesRoute, companyRoute, executionsRoute]),
   basepath: '/console',
   parseSearch,
   stringifySearch,

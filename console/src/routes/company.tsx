@@ -1,5 +1,8 @@
-/** A company, minimal for now: status, risk score and onboarding level (the company file comes later). */
-import { getRouteApi } from '@tanstack/react-router';
+/** The company file: its standing and ids, its beneficiaries, its claims and its documents (opened by their signed URLs). */
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useMemo, type ReactNode } from 'react';
+import type { Beneficiary, CompanyClaim, CompanyDetails, CustomerDocument } from '../../../src/contract/index.js';
 import { useCompany } from '../api.js';
 import { ErrorNote, instant } from '../format.js';
 
@@ -10,27 +13,226 @@ export function CompanyView() {
   const company = useCompany(companyId);
   return (
     <article className="company-view">
-      <h1>Company</h1>
+      <p className="back">
+        <Link to="/companies">← Companies</Link>
+      </p>
       {company.isPending && <p>Loading…</p>}
-      {company.isError && <ErrorNote error={company.error} />}
-      {company.data !== undefined && (
-        <dl className="facts">
-          <dt>Name</dt>
-          <dd>{company.data.companyClaims?.find((c) => c.companyName)?.companyName ?? '—'}</dd>
-          <dt>Id</dt>
-          <dd>
-            <code>{company.data.id}</code>
-          </dd>
-          <dt>Status</dt>
-          <dd>{company.data.status ?? '—'}</dd>
-          <dt>Risk score</dt>
-          <dd>{company.data.riskScore ?? '—'}</dd>
-          <dt>Onboarding level</dt>
-          <dd>{company.data.onboardingLevel ?? '—'}</dd>
-          <dt>Updated</dt>
-          <dd>{instant(company.data.updatedAt)}</dd>
-        </dl>
+      {company.isError && (
+        <>
+          <h1>Company</h1>
+          <ErrorNote error={company.error} />
+        </>
       )}
+      {company.data !== undefined && <CompanyFile company={company.data} />}
     </article>
+  );
+}
+
+/** The company's name as its claims give it (the record itself carries none). */
+function nameOf(company: CompanyDetails): string | undefined {
+  return company.companyClaims?.find((c) => c.companyName)?.companyName ?? undefined;
+}
+
+/** A `dt`/`dd` pair, left out when the record has no value. */
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  if (children === null || children === undefined || children === '') return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+/** When and by whom, as one line. */
+function stamp(at: string | null | undefined, by: string | null | undefined): string | undefined {
+  if ((at ?? null) === null && (by ?? null) === null) return undefined;
+  return `${instant(at)}${by ? ` by ${by}` : ''}`;
+}
+
+function CompanyFile({ company }: { company: CompanyDetails }) {
+  const name = nameOf(company);
+  return (
+    <>
+      <header className="alert-head company-head">
+        <h1>{name ?? 'Unnamed company'}</h1>
+        <p className="badges">
+          {company.status && <span className="badge badge-status">{company.status}</span>}
+          {company.riskScore && <span className={`badge badge-${company.riskScore.toLowerCase()}`}>Risk {company.riskScore}</span>}
+          {company.onboardingLevel && <span className="tag">{company.onboardingLevel}</span>}
+        </p>
+        <dl className="facts">
+          <Fact label="Id">
+            <code>{company.id}</code>
+          </Fact>
+          <Fact label="External customer id">{company.externalCustomerId}</Fact>
+          <Fact label="External id">{company.externalId}</Fact>
+          <Fact label="Created">{stamp(company.createdAt, company.createdBy)}</Fact>
+          <Fact label="Updated">{stamp(company.updatedAt, company.updatedBy)}</Fact>
+          <Fact label="Reason">{company.reason}</Fact>
+        </dl>
+      </header>
+      <Beneficiaries company={company} />
+      <Claims claims={company.companyClaims ?? []} />
+      <Documents documents={company.documents ?? []} />
+    </>
+  );
+}
+
+interface BeneficiaryRow extends Beneficiary {
+  kind: 'Individual' | 'Company';
+}
+
+const beneficiary = createColumnHelper<BeneficiaryRow>();
+const BENEFICIARY_COLUMNS = [
+  beneficiary.accessor('name', { header: 'Name', cell: (c) => c.getValue() ?? '—' }),
+  beneficiary.accessor('kind', { header: 'Kind' }),
+  beneficiary.accessor('beneficiaryType', { header: 'Type', cell: (c) => c.getValue() ?? '—' }),
+  beneficiary.accessor('beneficiaryPositions', { header: 'Positions', cell: (c) => (c.getValue() ?? []).join(', ') || '—' }),
+  beneficiary.accessor('ownershipPercentage', {
+    header: 'Ownership',
+    cell: (c) => {
+      const share = c.getValue();
+      return share === null || share === undefined ? '—' : `${share.toLocaleString('en', { maximumFractionDigits: 2 })} %`;
+    },
+    meta: { className: 'num' },
+  }),
+  beneficiary.accessor('inRegistry', { header: 'In registry', cell: (c) => (c.getValue() === true ? 'yes' : c.getValue() === false ? 'no' : '—') }),
+  beneficiary.accessor('status', { header: 'Status', cell: (c) => c.getValue() ?? '—' }),
+  beneficiary.accessor('email', { header: 'E-mail', cell: (c) => c.getValue() ?? '—' }),
+];
+
+function Beneficiaries({ company }: { company: CompanyDetails }) {
+  const rows = useMemo<BeneficiaryRow[]>(
+    () => [
+      ...(company.beneficiaries?.individualBeneficiaries ?? []).map((b) => ({ ...b, kind: 'Individual' as const })),
+      ...(company.beneficiaries?.companyBeneficiaries ?? []).map((b) => ({ ...b, kind: 'Company' as const })),
+    ],
+    [company],
+  );
+  const table = useReactTable({ data: rows, columns: BENEFICIARY_COLUMNS, getCoreRowModel: getCoreRowModel(), getRowId: (b, i) => b.id ?? String(i) });
+  const className = (meta: unknown) => (meta as { className?: string } | undefined)?.className;
+  return (
+    <section aria-labelledby="beneficiaries">
+      <h2 id="beneficiaries">Beneficiaries ({rows.length})</h2>
+      {rows.length === 0 ? (
+        <p className="muted">No beneficiaries.</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="beneficiaries">
+          <table className="beneficiaries">
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((h) => (
+                    <th key={h.id} scope="col" className={className(h.column.columnDef.meta)}>
+                      {flexRender(h.column.columnDef.header, h.getContext())}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {table.getRowModel().rows.map((row) => (
+                <tr key={row.id}>
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} className={className(cell.column.columnDef.meta)}>
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Claims({ claims }: { claims: readonly CompanyClaim[] }) {
+  return (
+    <section aria-labelledby="claims">
+      <h2 id="claims">Company claims ({claims.length})</h2>
+      {claims.length === 0 && <p className="muted">No claims.</p>}
+      {claims.map((claim, i) => (
+        <article key={claim.id ?? i} className="claim" aria-labelledby={`claim-${i}`}>
+          <h3 id={`claim-${i}`}>
+            {claim.companyName ?? 'Claim'} {claim.type && <span className="tag">{claim.type}</span>}
+          </h3>
+          <dl className="facts">
+            <Fact label="Issuer (sub)">{claim.sub && <code>{claim.sub}</code>}</Fact>
+            <Fact label="Created">{stamp(claim.createdAt, claim.createdBy)}</Fact>
+            <Fact label="Updated">{stamp(claim.updatedAt, claim.updatedBy)}</Fact>
+            <Fact label="Registration no.">{claim.registrationNumber}</Fact>
+            <Fact label="Registered at">{claim.registrationLocation}</Fact>
+            <Fact label="Incorporated on">{claim.incorporatedOn}</Fact>
+            <Fact label="Country">{claim.country}</Fact>
+            <Fact label="Tax id">{claim.taxId}</Fact>
+            <Fact label="Control scheme">{claim.controlScheme}</Fact>
+            <Fact label="Legal address">{claim.legalAddress}</Fact>
+            <Fact label="Postal address">{claim.postalAddress !== claim.legalAddress ? claim.postalAddress : undefined}</Fact>
+            <Fact label="Other addresses">{(claim.addresses ?? []).filter((a) => a !== claim.legalAddress && a !== claim.postalAddress).join('; ')}</Fact>
+            <Fact label="E-mail">{claim.email}</Fact>
+            <Fact label="Phone">{claim.phone}</Fact>
+            {/* Shown as text, never a link: the address comes from the record, not from the service. */}
+            <Fact label="Website">{claim.website}</Fact>
+            <Fact label="Beneficiaries claimed">
+              {(claim.beneficiaries ?? []).length === 0
+                ? undefined
+                : (claim.beneficiaries ?? [])
+                    .map((b) => `${b.type ?? 'beneficiary'}${(b.positions ?? []).length > 0 ? ` (${b.positions!.join(', ')})` : ''}${b.shareSize != null ? ` ${b.shareSize} %` : ''}`)
+                    .join('; ')}
+            </Fact>
+          </dl>
+        </article>
+      ))}
+    </section>
+  );
+}
+
+/** A signed URL the page may show inline: the CSP's img-src allows only the console's own origin. */
+function sameOrigin(url: string): boolean {
+  try {
+    return new URL(url, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+function Documents({ documents }: { documents: readonly CustomerDocument[] }) {
+  return (
+    <section aria-labelledby="documents">
+      <h2 id="documents">Documents ({documents.length})</h2>
+      {documents.length === 0 ? (
+        <p className="muted">No documents.</p>
+      ) : (
+        <ul className="documents">
+          {documents.map((doc, i) => {
+            const name = doc.metadata.name ?? doc.document.filename ?? doc.documentId ?? `document ${i + 1}`;
+            const url = doc.document.presignedUrl ?? undefined;
+            const mimetype = doc.document.mimetype ?? doc.metadata.mediaType ?? '';
+            return (
+              <li key={doc.documentId ?? i}>
+                <div className="doc-text">
+                  <strong>{name}</strong>{' '}
+                  <span className="tag">{doc.metadata.documentType ?? doc.documentType ?? 'document'}</span>
+                  <div className="muted">
+                    {[mimetype, doc.document.description, instant(doc.createdAt)].filter((t) => t !== '' && t !== null && t !== undefined && t !== '—').join(' · ')}
+                  </div>
+                  {url === undefined ? (
+                    <span className="muted">No file URL.</span>
+                  ) : (
+                    <a href={url} target="_blank" rel="noopener noreferrer" className="doc-link">
+                      Open {name}
+                    </a>
+                  )}
+                </div>
+                {url !== undefined && mimetype.startsWith('image/') && sameOrigin(url) && <img className="doc-preview" src={url} alt={`Preview of ${name}`} />}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
   );
 }

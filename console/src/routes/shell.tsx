@@ -1,5 +1,6 @@
-/** The frame of every screen: the header (project, key, sign-out), or the sign-in screen without a key. */
-import { Link, Outlet } from '@tanstack/react-router';
+/** The frame of every screen: the header (company search, project, key, sign-out), or the sign-in screen without a key. */
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useId } from 'react';
 import { queryClient, useProject } from '../api.js';
 import { keyLabel, signOut, useApiKey } from '../auth.js';
 import { SignIn } from './sign-in.js';
@@ -16,6 +17,7 @@ export function Shell() {
         <Link to="/alerts" className="brand">
           Compliance console
         </Link>
+        <CompanySearch />
         <SignedIn apiKey={key} />
       </header>
       <main id="main" tabIndex={-1}>
@@ -46,5 +48,29 @@ function SignedIn({ apiKey }: { apiKey: string }) {
         Sign out
       </button>
     </div>
+  );
+}
+
+/** Company search: submitting lists the matches at /console/companies?q=…; an empty search lists every company. */
+function CompanySearch() {
+  const navigate = useNavigate();
+  const id = useId();
+  // The field shows the search of the list on screen, so a reload or a shared link keeps it.
+  const current = useRouterState({ select: (s) => (s.location.pathname.endsWith('/companies') ? ((s.location.search as { q?: string }).q ?? '') : '') });
+  return (
+    <form
+      className="company-search"
+      role="search"
+      aria-label="Companies"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const q = String(new FormData(e.currentTarget).get('q') ?? '').trim();
+        void navigate({ to: '/companies', search: q === '' ? {} : { q } });
+      }}
+    >
+      <label htmlFor={id}>Search companies</label>
+      <input id={id} key={current} name="q" type="search" defaultValue={current} maxLength={200} placeholder="name, registration no., id" />
+      <button type="submit">Search</button>
+    </form>
   );
 }

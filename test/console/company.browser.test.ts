@@ -1,0 +1,202 @@
+/** The company file and company search of the analyst console, in headless Chromium over the real service and demo companies. */
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompanyDetails } from '../../src/contract/index.js';
+import { generateDemo, sampleFileFor, type DemoDocumentRef } from '../../src/demo/index.js';
+import { buildConsole } from '../support/console-build.js';
+import { startTestService, type TestService } from '../support/test-service.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const exists = existsSync(CHROMIUM);
+const inCi = process.env.CI !== undefined && process.env.CI !== '';
+/** Screenshots for a person to look at (gitignored). */
+const SHOTS = join(import.meta.dirname, '../../console/screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+if (!exists && !inCi) console.warn(`company.browser.test: SKIPPED, ${CHROMIUM} is not installed (apt-get install chromium to run it)`);
+
+// Two projects of 55 demo companies each (more than one page of 50), with beneficiaries, claims and documents whose files are stored.
+const DOCUMENTS: DemoDocumentRef[] = [];
+const LINES = [
+  ...generateDemo({
+    projects: 2, companies: 55, individuals: 2, executionsPerCustomer: 0, heavyCustomerExecutions: 0, alerts: 2, largeAlertRatio: 0, extraFields: false,
+    onDocument: (doc) => DOCUMENTS.push(doc),
+  }),
+];
+const ALL_COMPANIES = LINES.map((l) => JSON.parse(l) as { kind: string; record: CompanyDetails }).filter((l) => l.kind === 'customer' && l.record.type === 'Company').map((l) => l.record);
+const PROJECT = ALL_COMPANIES[0]!.cmsProjectId;
+const COMPANIES = ALL_COMPANIES.filter((c) => c.cmsProjectId === PROJECT);
+const OTHER = ALL_COMPANIES.find((c) => c.cmsProjectId !== PROJECT)!;
+const nameOf = (c: CompanyDetails) => c.companyClaims?.find((claim) => claim.companyName)?.companyName ?? undefined;
+/** A company with a name, individual and company beneficiaries if any has both, and documents. */
+const RICH =
+  COMPANIES.find((c) => nameOf(c) && (c.beneficiaries?.individualBeneficiaries?.length ?? 0) > 0 && (c.beneficiaries?.companyBeneficiaries?.length ?? 0) > 0 && (c.documents?.length ?? 0) > 0) ??
+  COMPANIES.find((c) => nameOf(c) && (c.beneficiaries?.individualBeneficiaries?.length ?? 0) > 0 && (c.documents?.length ?? 0) > 0)!;
+
+let service: TestService | undefined;
+let browser: Browser | undefined;
+let consoleDir: string | undefined;
+
+beforeAll(async () => {
+  if (!exists) return;
+  consoleDir = await buildConsole();
+  service = await startTestService(LINES, { consoleDir });
+  for (const doc of DOCUMENTS) await service.files.putBytes(doc.cmsProjectId, doc.objectKey, sampleFileFor(doc.mimetype).bytes);
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  if (consoleDir !== undefined) rmSync(consoleDir, { recursive: true, force: true });
+});
+
+/** Serious and critical axe violations of the page as it stands (axe injected through evaluate, so the CSP stays on). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> } }).axe;
+    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+  });
+  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
+}
+
+describe('the company file and company search in a browser', () => {
+  it.runIf(!exists && inCi)('has Chromium to run in (CI)', () => {
+    expect.fail(`${CHROMIUM} is missing on CI`);
+  });
+
+  it.skipIf(!exists)('searches a company from the header, opens its file with beneficiaries, claims and a document that downloads', async () => {
+    const name = nameOf(RICH)!;
+    const { key } = await service!.key(PROJECT);
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') refused.push(m.text());
+    });
+    await page.goto(`${service!.url}/console/alerts#key=${key}`);
+    await page.getByLabel('Search companies').fill(name);
+    await page.getByLabel('Search companies').press('Enter');
+    await page.waitForURL((url) => url.pathname === '/console/companies' && url.searchParams.get('q') === name);
+    await page.getByRole('heading', { level: 1, name: `Companies matching “${name}”` }).waitFor();
+    const result = page.locator(`table.companies-table a[href="/console/companies/${RICH.id}"]`);
+    await result.waitFor();
+    expect(await result.textContent()).toBe(name);
+    await page.screenshot({ path: join(SHOTS, 'company-search-1280.png') });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await result.click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    expect(page.url()).toBe(`${service!.url}/console/companies/${RICH.id}`);
+    const facts = await page.locator('.company-head .facts').textContent();
+    expect(facts).toContain(RICH.externalCustomerId!);
+    if (RICH.status) expect(await page.locator('.company-head .badges').textContent()).toContain(RICH.status);
+
+    // Beneficiaries: every individual and company one, by name, with its ownership.
+    const beneficiaries = [...(RICH.beneficiaries?.individualBeneficiaries ?? []), ...(RICH.beneficiaries?.companyBeneficiaries ?? [])];
+    await page.getByRole('heading', { level: 2, name: `Beneficiaries (${beneficiaries.length})` }).waitFor();
+    expect(await page.locator('table.beneficiaries tbody tr td:first-child').allTextContents()).toEqual(beneficiaries.map((b) => b.name ?? '—'));
+    const owner = beneficiaries.find((b) => typeof b.ownershipPercentage === 'number')!;
+    expect(await page.locator('table.beneficiaries tbody').textContent()).toContain(`${owner.ownershipPercentage!.toLocaleString('en', { maximumFractionDigits: 2 })} %`);
+
+    // Claims as readable fields, not JSON.
+    const claim = RICH.companyClaims![0]!;
+    const claims = await page.locator('.claim').first().textContent();
+    expect(claims).toContain(claim.registrationNumber!);
+    expect(claims).not.toContain('{');
+
+    // Documents: a link per document, through its signed URL, that downloads with the page's own request context.
+    const documents = RICH.documents!;
+    await page.getByRole('heading', { level: 2, name: `Documents (${documents.length})` }).waitFor();
+    const links = page.locator('ul.documents a.doc-link');
+    expect(await links.count()).toBe(documents.length);
+    const href = (await links.first().getAttribute('href'))!;
+    expect(new URL(href).origin).toBe(service!.url);
+    expect(new URL(href).pathname).toMatch(/^\/v1\/files\//);
+    expect(await links.first().getAttribute('target')).toBe('_blank');
+    const download = await page.request.get(href);
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-type']).toContain(documents[0]!.document.mimetype!);
+
+    // An image document's preview loads under the CSP (img-src 'self': the signed URL is the service's own).
+    const images = documents.filter((d) => d.document.mimetype?.startsWith('image/'));
+    const previews = page.locator('ul.documents img.doc-preview');
+    expect(await previews.count()).toBe(images.length);
+    if (images.length > 0) await expect.poll(() => previews.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+
+    await page.screenshot({ path: join(SHOTS, 'company-1280.png'), fullPage: true });
+    // Keyboard: Tab alone reaches the header's search, the beneficiaries table and every document link.
+    await page.locator('body').focus();
+    const reached: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => {
+        const el = document.activeElement!;
+        return el.getAttribute('aria-labelledby') ?? el.getAttribute('href') ?? el.getAttribute('name') ?? el.tagName;
+      }));
+    }
+    expect(reached).toContain('q');
+    expect(reached).toContain('beneficiaries');
+    for (const link of await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))) expect(reached).toContain(link);
+
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(refused).toEqual([]);
+    await context.close();
+
+    // A phone: the same file by link, nothing serious for axe.
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const small = await phone.newPage();
+    await small.goto(`${service!.url}/console/companies/${RICH.id}#key=${key}`);
+    await small.getByRole('heading', { level: 2, name: `Documents (${documents.length})` }).waitFor();
+    if (images.length > 0) await expect.poll(() => small.locator('ul.documents img.doc-preview').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await small.screenshot({ path: join(SHOTS, 'company-390.png'), fullPage: true });
+    expect(await seriousViolations(small)).toEqual([]);
+    await phone.close();
+  });
+
+  it.skipIf(!exists)('lists every company newest update first on an empty search, the next page by Load more', async () => {
+    const { key } = await service!.key(PROJECT);
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${service!.url}/console/companies?q=Zyxwvut#key=${key}`);
+    await page.getByRole('heading', { level: 1, name: 'Companies matching “Zyxwvut”' }).waitFor();
+    await page.getByText('No company matches “Zyxwvut”.').waitFor();
+    expect(await page.getByLabel('Search companies').inputValue()).toBe('Zyxwvut');
+    await page.getByLabel('Search companies').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(`${service!.url}/console/companies`);
+    await page.getByText('50 companies shown').waitFor();
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByText(`${COMPANIES.length} companies`, { exact: true }).waitFor();
+    const ids = await page.locator('table.companies-table tbody tr .row-link').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()));
+    const newest = [...COMPANIES].sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : Date.parse(b.updatedAt!) - Date.parse(a.updatedAt!)));
+    expect(ids).toEqual(newest.map((c) => c.id));
+    await context.close();
+  });
+
+  it.skipIf(!exists)('says a company of another project is not in this one, and names the scope a key lacks', async () => {
+    const { key } = await service!.key(PROJECT);
+    const context = await browser!.newContext();
+    const page = await context.newPage();
+    await page.goto(`${service!.url}/console/companies/${OTHER.id}#key=${key}`);
+    await page.getByRole('alert').filter({ hasText: 'Not in this project' }).waitFor();
+
+    const { key: alertsOnly } = await service!.key(PROJECT, { scopes: ['alerts:read'] });
+    const other = await browser!.newContext();
+    const limited = await other.newPage();
+    await limited.goto(`${service!.url}/console/companies/${RICH.id}#key=${alertsOnly}`);
+    await limited.getByText('This key lacks the companies:read scope.').waitFor();
+    await limited.goto(`${service!.url}/console/companies?q=x#key=${alertsOnly}`);
+    await limited.getByText('This key lacks the companies:read scope.').waitFor();
+    await other.close();
+    await context.close();
+  });
+});
