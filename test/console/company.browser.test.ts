@@ -1,22 +1,11 @@
 /** The company file and company search of the analyst console, in headless Chromium over the real service and demo companies. */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import type { CompanyDetails } from '../../src/contract/index.js';
 import { generateDemo, sampleFileFor, type DemoDocumentRef } from '../../src/demo/index.js';
-import { buildConsole } from '../support/console-build.js';
-import { startTestService, type TestService } from '../support/test-service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const exists = existsSync(CHROMIUM);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-/** Screenshots for a person to look at (gitignored). */
-const SHOTS = join(import.meta.dirname, '../../console/screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-if (!exists && !inCi) console.warn(`company.browser.test: SKIPPED, ${CHROMIUM} is not installed (apt-get install chromium to run it)`);
+warnIfSkipped('company.browser.test');
 
 // Two projects of 55 demo companies each (more than one page of 50), with beneficiaries, claims and documents whose files are stored.
 const DOCUMENTS: DemoDocumentRef[] = [];
@@ -36,53 +25,32 @@ const RICH =
   COMPANIES.find((c) => nameOf(c) && (c.beneficiaries?.individualBeneficiaries?.length ?? 0) > 0 && (c.beneficiaries?.companyBeneficiaries?.length ?? 0) > 0 && (c.documents?.length ?? 0) > 0) ??
   COMPANIES.find((c) => nameOf(c) && (c.beneficiaries?.individualBeneficiaries?.length ?? 0) > 0 && (c.documents?.length ?? 0) > 0)!;
 
-let service: TestService | undefined;
-let browser: Browser | undefined;
-let consoleDir: string | undefined;
+let ui: ConsoleUnderTest | undefined;
 
 beforeAll(async () => {
-  if (!exists) return;
-  consoleDir = await buildConsole();
-  service = await startTestService(LINES, { consoleDir });
-  for (const doc of DOCUMENTS) await service.files.putBytes(doc.cmsProjectId, doc.objectKey, sampleFileFor(doc.mimetype).bytes);
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  if (chromiumPresent) ui = await startConsole(LINES, async (service) => {
+    for (const doc of DOCUMENTS) await service.files.putBytes(doc.cmsProjectId, doc.objectKey, sampleFileFor(doc.mimetype).bytes);
   });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  if (consoleDir !== undefined) rmSync(consoleDir, { recursive: true, force: true });
-});
+afterAll(async () => ui?.close());
 
-/** Serious and critical axe violations of the page as it stands (axe injected through evaluate, so the CSP stays on). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> } }).axe;
-    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
-}
 
 describe('the company file and company search in a browser', () => {
-  it.runIf(!exists && inCi)('has Chromium to run in (CI)', () => {
+  it.runIf(chromiumMissingOnCi)('has Chromium to run in (CI)', () => {
     expect.fail(`${CHROMIUM} is missing on CI`);
   });
 
-  it.skipIf(!exists)('searches a company from the header, opens its file with beneficiaries, claims and a document that downloads', async () => {
+  it.skipIf(!chromiumPresent)('searches a company from the header, opens its file with beneficiaries, claims and a document that downloads', async () => {
     const name = nameOf(RICH)!;
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const refused: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') refused.push(m.text());
     });
-    await page.goto(`${service!.url}/console/alerts#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/alerts#key=${key}`);
     await page.getByLabel('Search companies').fill(name);
     await page.getByLabel('Search companies').press('Enter');
     await page.waitForURL((url) => url.pathname === '/console/companies' && url.searchParams.get('q') === name);
@@ -95,7 +63,7 @@ describe('the company file and company search in a browser', () => {
 
     await result.click();
     await page.getByRole('heading', { level: 1, name }).waitFor();
-    expect(page.url()).toBe(`${service!.url}/console/companies/${RICH.id}`);
+    expect(page.url()).toBe(`${ui!.service.url}/console/companies/${RICH.id}`);
     const facts = await page.locator('.company-head .facts').textContent();
     expect(facts).toContain(RICH.externalCustomerId!);
     if (RICH.status) expect(await page.locator('.company-head .badges').textContent()).toContain(RICH.status);
@@ -119,7 +87,7 @@ describe('the company file and company search in a browser', () => {
     const links = page.locator('ul.documents a.doc-link');
     expect(await links.count()).toBe(documents.length);
     const href = (await links.first().getAttribute('href'))!;
-    expect(new URL(href).origin).toBe(service!.url);
+    expect(new URL(href).origin).toBe(ui!.service.url);
     expect(new URL(href).pathname).toMatch(/^\/v1\/files\//);
     expect(await links.first().getAttribute('target')).toBe('_blank');
     const download = await page.request.get(href);
@@ -152,9 +120,9 @@ describe('the company file and company search in a browser', () => {
     await context.close();
 
     // A phone: the same file by link, nothing serious for axe.
-    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const phone = await ui!.browser.newContext({ viewport: { width: 390, height: 844 } });
     const small = await phone.newPage();
-    await small.goto(`${service!.url}/console/companies/${RICH.id}#key=${key}`);
+    await small.goto(`${ui!.service.url}/console/companies/${RICH.id}#key=${key}`);
     await small.getByRole('heading', { level: 2, name: `Documents (${documents.length})` }).waitFor();
     if (images.length > 0) await expect.poll(() => small.locator('ul.documents img.doc-preview').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     await small.screenshot({ path: join(SHOTS, 'company-390.png'), fullPage: true });
@@ -162,17 +130,17 @@ describe('the company file and company search in a browser', () => {
     await phone.close();
   });
 
-  it.skipIf(!exists)('lists every company newest update first on an empty search, the next page by Load more', async () => {
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+  it.skipIf(!chromiumPresent)('lists every company newest update first on an empty search, the next page by Load more', async () => {
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/companies?q=Zyxwvut#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/companies?q=Zyxwvut#key=${key}`);
     await page.getByRole('heading', { level: 1, name: 'Companies matching “Zyxwvut”' }).waitFor();
     await page.getByText('No company matches “Zyxwvut”.').waitFor();
     expect(await page.getByLabel('Search companies').inputValue()).toBe('Zyxwvut');
     await page.getByLabel('Search companies').fill('');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForURL(`${service!.url}/console/companies`);
+    await page.waitForURL(`${ui!.service.url}/console/companies`);
     await page.getByText('50 companies shown').waitFor();
     await page.getByRole('button', { name: 'Load more' }).click();
     await page.getByText(`${COMPANIES.length} companies`, { exact: true }).waitFor();
@@ -182,19 +150,19 @@ describe('the company file and company search in a browser', () => {
     await context.close();
   });
 
-  it.skipIf(!exists)('says a company of another project is not in this one, and names the scope a key lacks', async () => {
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext();
+  it.skipIf(!chromiumPresent)('says a company of another project is not in this one, and names the scope a key lacks', async () => {
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/companies/${OTHER.id}#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/companies/${OTHER.id}#key=${key}`);
     await page.getByRole('alert').filter({ hasText: 'Not in this project' }).waitFor();
 
-    const { key: alertsOnly } = await service!.key(PROJECT, { scopes: ['alerts:read'] });
-    const other = await browser!.newContext();
+    const { key: alertsOnly } = await ui!.service.key(PROJECT, { scopes: ['alerts:read'] });
+    const other = await ui!.browser.newContext();
     const limited = await other.newPage();
-    await limited.goto(`${service!.url}/console/companies/${RICH.id}#key=${alertsOnly}`);
+    await limited.goto(`${ui!.service.url}/console/companies/${RICH.id}#key=${alertsOnly}`);
     await limited.getByText('This key lacks the companies:read scope.').waitFor();
-    await limited.goto(`${service!.url}/console/companies?q=x#key=${alertsOnly}`);
+    await limited.goto(`${ui!.service.url}/console/companies?q=x#key=${alertsOnly}`);
     await limited.getByText('This key lacks the companies:read scope.').waitFor();
     await other.close();
     await context.close();

@@ -1,21 +1,11 @@
 /** The analyst console in headless Chromium over the real service: sign-in by link, inbox, filters, alert view, accessibility. */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import { generateDemo } from '../../src/demo/index.js';
-import { buildConsole } from '../support/console-build.js';
-import { startTestService, type TestService } from '../support/test-service.js';
+import { startTestService } from '../support/test-service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const exists = existsSync(CHROMIUM);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-/** Screenshots for a person to look at (gitignored). */
-const SHOTS = join(import.meta.dirname, '../../console/screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-if (!exists && !inCi) console.warn(`console.browser.test: SKIPPED, ${CHROMIUM} is not installed (apt-get install chromium to run it)`);
+warnIfSkipped('console.browser.test');
 
 // Demo data, small: two projects of 60 alerts each (more than one page of 50), screening hits and transactions included.
 const LINES = [...generateDemo({ projects: 2, companies: 6, individuals: 3, executionsPerCustomer: 0, heavyCustomerExecutions: 0, alerts: 60, largeAlertRatio: 0, extraFields: false })];
@@ -39,57 +29,34 @@ const COMPANIES = new Map(
     .map((l) => [l.record.id, l.record.companyClaims?.find((c) => c.companyName)?.companyName]),
 );
 
-let service: TestService | undefined;
-let browser: Browser | undefined;
-let consoleDir: string | undefined;
+let ui: ConsoleUnderTest | undefined;
 
 beforeAll(async () => {
-  if (!exists) return;
-  consoleDir = await buildConsole();
-  service = await startTestService(LINES, { consoleDir });
-  mkdirSync(SHOTS, { recursive: true });
-  // launch() gives every run a fresh temporary profile of its own.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  if (chromiumPresent) ui = await startConsole(LINES);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  for (const dir of [consoleDir]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => ui?.close());
 
-/** Serious and critical axe violations of the page as it stands (axe runs in the page's own world via evaluate: no inline script tag for the CSP to block). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> } }).axe;
-    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
-}
 
 describe('the analyst console in a browser', () => {
   // CI installs Chromium, so a missing browser there is a broken setup, not a reason to skip.
-  it.runIf(!exists && inCi)('has Chromium to run in (CI)', () => {
+  it.runIf(chromiumMissingOnCi)('has Chromium to run in (CI)', () => {
     expect.fail(`${CHROMIUM} is missing on CI`);
   });
 
-  it.skipIf(!exists)('signs in by link, lists the project\'s alerts, filters through the URL, opens an alert and comes back', async () => {
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+  it.skipIf(!chromiumPresent)('signs in by link, lists the project\'s alerts, filters through the URL, opens an alert and comes back', async () => {
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const refused: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') refused.push(m.text());
     });
-    await page.goto(`${service!.url}/console/alerts#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/alerts#key=${key}`);
 
     // The key leaves the URL at once and lives in sessionStorage only.
     await page.waitForSelector('table.alerts tbody tr');
-    expect(page.url()).toBe(`${service!.url}/console/alerts`);
+    expect(page.url()).toBe(`${ui!.service.url}/console/alerts`);
     expect(await page.evaluate(() => sessionStorage.getItem('compliance-console.api-key'))).toBe(key);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
 
@@ -117,7 +84,7 @@ describe('the analyst console in a browser', () => {
     const first = escalated[0]!;
     await page.locator(`a[href="/console/alerts/${first.id}"]`).click();
     await page.getByRole('heading', { level: 1, name: first.name }).waitFor();
-    expect(page.url()).toBe(`${service!.url}/console/alerts/${first.id}`);
+    expect(page.url()).toBe(`${ui!.service.url}/console/alerts/${first.id}`);
     const facts = await page.locator('.facts').textContent();
     expect(facts).toContain(first.assignedTo ?? 'unassigned');
     expect(await page.locator('.alert-head .badge').allTextContents()).toEqual([first.severity, first.status]);
@@ -134,9 +101,9 @@ describe('the analyst console in a browser', () => {
     await context.close();
 
     // A phone: the same filtered inbox by link, filters folded above the table.
-    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const phone = await ui!.browser.newContext({ viewport: { width: 390, height: 844 } });
     const small = await phone.newPage();
-    await small.goto(`${service!.url}/console/alerts?status=Escalated#key=${key}`);
+    await small.goto(`${ui!.service.url}/console/alerts?status=Escalated#key=${key}`);
     await small.getByText(`${escalated.length} alert${escalated.length === 1 ? '' : 's'}`, { exact: true }).waitFor();
     expect(await small.locator('.filters details').getAttribute('open')).toBeNull();
     await small.screenshot({ path: join(SHOTS, 'inbox-390.png') });
@@ -144,13 +111,13 @@ describe('the analyst console in a browser', () => {
     await phone.close();
   });
 
-  it.skipIf(!exists)('opens an alert by its link with its screening hits, then its customer\'s company page', async () => {
+  it.skipIf(!chromiumPresent)('opens an alert by its link with its screening hits, then its customer\'s company page', async () => {
     const screened = ALERTS.find((a) => (a.screeningProviderData?.searchResult.hits?.length ?? 0) > 0 && COMPANIES.has(a.customerId))!;
     expect(screened).toBeDefined();
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/alerts/${screened.id}#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/alerts/${screened.id}#key=${key}`);
     await page.getByRole('heading', { level: 1, name: screened.name }).waitFor();
     const hits = screened.screeningProviderData!.searchResult.hits!;
     await page.getByRole('heading', { name: `Screening hits (${hits.length})` }).waitFor();
@@ -159,21 +126,21 @@ describe('the analyst console in a browser', () => {
 
     await page.getByRole('link', { name: screened.customerId }).click();
     await page.getByRole('heading', { level: 1, name: COMPANIES.get(screened.customerId)!, exact: true }).waitFor();
-    expect(page.url()).toBe(`${service!.url}/console/companies/${screened.customerId}`);
+    expect(page.url()).toBe(`${ui!.service.url}/console/companies/${screened.customerId}`);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 
-  it.skipIf(!exists)('sends a refused key back to sign-in with the reason, and signs out on request', async () => {
-    const context = await browser!.newContext();
+  it.skipIf(!chromiumPresent)('sends a refused key back to sign-in with the reason, and signs out on request', async () => {
+    const context = await ui!.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/alerts#key=crs_aaaaaaaaaaaa_${'b'.repeat(43)}`);
+    await page.goto(`${ui!.service.url}/console/alerts#key=crs_aaaaaaaaaaaa_${'b'.repeat(43)}`);
     await page.getByRole('alert').filter({ hasText: 'refused this key' }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'sign-in-refused.png') });
     expect(await seriousViolations(page)).toEqual([]);
 
-    const { key } = await service!.key(PROJECT);
+    const { key } = await ui!.service.key(PROJECT);
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForSelector('table.alerts tbody tr');
@@ -183,12 +150,12 @@ describe('the analyst console in a browser', () => {
     await context.close();
   });
 
-  it.skipIf(!exists)('waits out a 429 for its Retry-After and shows the inbox', async () => {
+  it.skipIf(!chromiumPresent)('waits out a 429 for its Retry-After and shows the inbox', async () => {
     // A budget of two requests, one more a second: the inbox's first reads run into a 429.
-    const limited = await startTestService(LINES, { consoleDir, rateBurst: 2, ratePerSecond: 1 });
+    const limited = await startTestService(LINES, { consoleDir: ui!.consoleDir, rateBurst: 2, ratePerSecond: 1 });
     try {
       const { key } = await limited.key(PROJECT);
-      const context = await browser!.newContext();
+      const context = await ui!.browser.newContext();
       const page = await context.newPage();
       const statuses: number[] = [];
       page.on('response', (r) => {
@@ -206,11 +173,11 @@ describe('the analyst console in a browser', () => {
     }
   });
 
-  it.skipIf(!exists)('tells a key without the alerts scope which scope it lacks', async () => {
-    const { key } = await service!.key(PROJECT, { scopes: ['companies:read'] });
-    const context = await browser!.newContext();
+  it.skipIf(!chromiumPresent)('tells a key without the alerts scope which scope it lacks', async () => {
+    const { key } = await ui!.service.key(PROJECT, { scopes: ['companies:read'] });
+    const context = await ui!.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/alerts#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/alerts#key=${key}`);
     await page.getByText('This key lacks the alerts:read scope.').waitFor();
     await context.close();
   });

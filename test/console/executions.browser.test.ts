@@ -1,21 +1,11 @@
 /** A customer's execution timeline in headless Chromium over the real service: filters in the URL, Load more, rules in words, accessibility. */
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsole } from '../support/console-build.js';
+import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
-import { startTestService, type TestService } from '../support/test-service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const exists = existsSync(CHROMIUM);
-const inCi = process.env.CI !== undefined && process.env.CI !== '';
-/** Screenshots for a person to look at (gitignored). */
-const SHOTS = join(import.meta.dirname, '../../console/screenshots');
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-if (!exists && !inCi) console.warn(`executions.browser.test: SKIPPED, ${CHROMIUM} is not installed (apt-get install chromium to run it)`);
+warnIfSkipped('executions.browser.test');
 
 const PROJECT = 'proj-timeline';
 const CUSTOMER = 'c0ffee00-0000-4000-8000-000000000001';
@@ -46,53 +36,31 @@ const LINES = [
 const STATUS_OF = (i: number) => ['valid', 'not-valid', 'error', 'unknown'][i % 4]!;
 const idOf = (i: number) => `exec-${String(i).padStart(4, '0')}`;
 
-let service: TestService | undefined;
-let browser: Browser | undefined;
-let consoleDir: string | undefined;
+let ui: ConsoleUnderTest | undefined;
 
 beforeAll(async () => {
-  if (!exists) return;
-  consoleDir = await buildConsole();
-  service = await startTestService(LINES, { consoleDir });
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-  });
+  if (chromiumPresent) ui = await startConsole(LINES);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-  if (consoleDir !== undefined) rmSync(consoleDir, { recursive: true, force: true });
-});
+afterAll(async () => ui?.close());
 
-/** Serious and critical axe violations of the page as it stands (axe runs through evaluate: the CSP stays on). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: unknown[] }[] }> } }).axe;
-    return (await axe.run(document)).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
-  });
-  return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
-}
 
 const entryIds = (page: Page) => page.locator('.execution-head code.id').allTextContents();
 
 describe('the execution timeline of a customer in a browser', () => {
-  it.runIf(!exists && inCi)('has Chromium to run in (CI)', () => {
+  it.runIf(chromiumMissingOnCi)('has Chromium to run in (CI)', () => {
     expect.fail(`${CHROMIUM} is missing on CI`);
   });
 
-  it.skipIf(!exists)('lists a customer\'s executions, filters by status through the URL, loads more, and shows a rule in words', async () => {
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+  it.skipIf(!chromiumPresent)('lists a customer\'s executions, filters by status through the URL, loads more, and shows a rule in words', async () => {
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const refused: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error') refused.push(m.text());
     });
-    const base = `${service!.url}/console/customers/${CUSTOMER}/executions`;
+    const base = `${ui!.service.url}/console/customers/${CUSTOMER}/executions`;
     await page.goto(`${base}#key=${key}`);
 
     // A first page of 50, newest first (the latest minute of the template is 00:29 UTC), then Load more for the other 10.
@@ -173,7 +141,7 @@ describe('the execution timeline of a customer in a browser', () => {
     await context.close();
 
     // A phone: the filtered timeline by link, filters folded above it, an execution expanded.
-    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 } });
+    const phone = await ui!.browser.newContext({ viewport: { width: 390, height: 844 } });
     const small = await phone.newPage();
     await small.goto(`${filtered}#key=${key}`);
     await small.getByText(`${errors.length} executions`, { exact: true }).waitFor();
@@ -184,27 +152,27 @@ describe('the execution timeline of a customer in a browser', () => {
     await phone.close();
   });
 
-  it.skipIf(!exists)('is linked from the alert view, and says when the project has no such customer', async () => {
-    const { key } = await service!.key(PROJECT);
-    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+  it.skipIf(!chromiumPresent)('is linked from the alert view, and says when the project has no such customer', async () => {
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/alerts/${ALERT}#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/alerts/${ALERT}#key=${key}`);
     await page.getByRole('link', { name: 'executions' }).click();
-    await page.waitForURL(`${service!.url}/console/customers/${CUSTOMER}/executions`);
+    await page.waitForURL(`${ui!.service.url}/console/customers/${CUSTOMER}/executions`);
     await page.getByText('50 executions shown').waitFor();
 
-    await page.goto(`${service!.url}/console/customers/no-such-customer/executions`);
+    await page.goto(`${ui!.service.url}/console/customers/no-such-customer/executions`);
     await page.getByRole('alert').filter({ hasText: 'No customer with this id in this project.' }).waitFor();
     expect(await page.locator('.execution').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 
-  it.skipIf(!exists)('tells a key without the executions scope which scope it lacks', async () => {
-    const { key } = await service!.key(PROJECT, { scopes: ['alerts:read'] });
-    const context = await browser!.newContext();
+  it.skipIf(!chromiumPresent)('tells a key without the executions scope which scope it lacks', async () => {
+    const { key } = await ui!.service.key(PROJECT, { scopes: ['alerts:read'] });
+    const context = await ui!.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${service!.url}/console/customers/${CUSTOMER}/executions#key=${key}`);
+    await page.goto(`${ui!.service.url}/console/customers/${CUSTOMER}/executions#key=${key}`);
     await page.getByText('This key lacks the executions:read scope.').waitFor();
     expect(await page.locator('.execution').count()).toBe(0);
     await context.close();
