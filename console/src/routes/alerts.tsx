@@ -1,5 +1,7 @@
 /** The alert inbox: filters held in the URL, a table of summaries, more pages by the Link header's cursor. */
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { DataTable } from '../data-table.js';
+import { SelectField } from '../select-field.js';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, useState, type ReactNode } from 'react';
 import { ALERT_CATEGORIES, ALERT_SEVERITIES, ALERT_STATUSES, ALERT_TYPES } from '../../../src/contract/enums.js';
@@ -82,32 +84,7 @@ export function Inbox() {
       <section className="results" aria-labelledby="inbox-title">
         <h1 id="inbox-title">Alerts</h1>
         {pages.isError && <ErrorNote error={pages.error} />}
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="inbox-title">
-          <table className="alerts">
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((h) => (
-                    <th key={h.id} scope="col" className={classOf(h.column.columnDef.meta)}>
-                      {flexRender(h.column.columnDef.header, h.getContext())}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id} className={row.original.seen ? undefined : 'unseen'}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className={classOf(cell.column.columnDef.meta)}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable table={table} className="alerts" labelledBy="inbox-title" rowClassName={(alert) => (alert.seen ? undefined : 'unseen')} />
         <p className="list-foot" aria-live="polite">
           {pages.isPending ? 'Loading…' : `${rows.length} alert${rows.length === 1 ? '' : 's'}${pages.hasNextPage ? ' shown' : ''}`}
           {pages.hasNextPage && (
@@ -119,10 +96,6 @@ export function Inbox() {
       </section>
     </div>
   );
-}
-
-function classOf(meta: unknown): string | undefined {
-  return (meta as { className?: string } | undefined)?.className;
 }
 
 /** The filter controls: each change navigates, so the URL (and back/forward) holds every filter. */
@@ -138,16 +111,7 @@ function Filters({ filters }: { filters: AlertFilters }) {
     set({ [name]: next.length === 0 ? undefined : next });
   };
   const select = (label: string, id: string, value: string | undefined, options: [string, string][], onChange: (v: string | undefined) => void): ReactNode => (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField label={label} id={id} value={value} options={options} onChange={onChange} />
   );
 
   return (

@@ -1,5 +1,6 @@
 /** The company list, or the results of a company search (`?q=`), with links to each company file. */
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { DataTable } from '../data-table.js';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import type { CompanySummary } from '../../../src/contract/company-summary.js';
@@ -42,30 +43,7 @@ export function CompanyList() {
       <h1 id="companies-title">{title}</h1>
       <p className="muted">{q === undefined ? 'Newest update first.' : 'Best match first.'}</p>
       {pages.isError && <ErrorNote error={pages.error} />}
-      <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="companies-title">
-        <table className="companies-table">
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((h) => (
-                  <th key={h.id} scope="col">
-                    {flexRender(h.column.columnDef.header, h.getContext())}
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id}>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable table={table} className="companies-table" labelledBy="companies-title" />
       <p className="list-foot" aria-live="polite">
         {pages.isPending
           ? 'Loading…'

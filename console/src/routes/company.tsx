@@ -1,5 +1,6 @@
 /** The company file: its standing and ids, its beneficiaries, its claims and its documents (opened by their signed URLs). */
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { DataTable } from '../data-table.js';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, type ReactNode } from 'react';
 import type { Beneficiary, CompanyClaim, CompanyDetails, CustomerDocument } from '../../../src/contract/index.js';
@@ -111,39 +112,13 @@ function Beneficiaries({ company }: { company: CompanyDetails }) {
     [company],
   );
   const table = useReactTable({ data: rows, columns: BENEFICIARY_COLUMNS, getCoreRowModel: getCoreRowModel(), getRowId: (b, i) => b.id ?? String(i) });
-  const className = (meta: unknown) => (meta as { className?: string } | undefined)?.className;
   return (
     <section aria-labelledby="beneficiaries">
       <h2 id="beneficiaries">Beneficiaries ({rows.length})</h2>
       {rows.length === 0 ? (
         <p className="muted">No beneficiaries.</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="beneficiaries">
-          <table className="beneficiaries">
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((h) => (
-                    <th key={h.id} scope="col" className={className(h.column.columnDef.meta)}>
-                      {flexRender(h.column.columnDef.header, h.getContext())}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className={className(cell.column.columnDef.meta)}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable table={table} className="beneficiaries" labelledBy="beneficiaries" />
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 /** A customer's execution timeline: filters held in the URL, executions newest first, their scenarios and rules on demand. */
+import { SelectField } from '../select-field.js';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { ClientError } from '../../../src/client/client.js';
@@ -155,16 +156,7 @@ function TimelineFilters({ customerId, filters }: { customerId: string; filters:
     set({ status: next.length === 0 ? undefined : (next as ExecutionFilters['status']) });
   };
   const select = (label: string, id: string, value: string | undefined, options: [string, string][], onChange: (v: string | undefined) => void): ReactNode => (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField label={label} id={id} value={value} options={options} onChange={onChange} />
   );
   return (
     <aside className="filters" aria-label="Filters">
