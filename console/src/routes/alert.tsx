@@ -4,6 +4,7 @@ import type { Alert } from '../../../src/contract/index.js';
 import { useAlert } from '../api.js';
 import { inboxFiltersOf } from './alerts.js';
 import { Badge, ErrorNote, instant } from '../format.js';
+import { AuditTimeline, ScreeningHits } from './alert-audit.js';
 
 const route = getRouteApi('/alerts/$alertId');
 
@@ -91,18 +92,12 @@ function AlertBody({ alert }: { alert: Alert }) {
 
       <section aria-labelledby="hits">
         <h2 id="hits">Screening hits ({hits.length})</h2>
-        {hits.length === 0 ? (
-          <p className="muted">No screening hits.</p>
-        ) : (
-          <ul className="hits">
-            {hits.map((hit, i) => (
-              <li key={`${hit.doc.id ?? i}`}>
-                <strong>{hit.doc.name}</strong> <span className="tag">{hit.match_status}</span>
-                {hit.is_whitelisted && <span className="tag">whitelisted</span>} <span className="muted">score {hit.score}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ScreeningHits hits={hits} />
+      </section>
+
+      <section aria-labelledby="audit-trail">
+        <h2 id="audit-trail">Audit trail ({alert.audits.length})</h2>
+        <AuditTimeline audits={alert.audits} />
       </section>
 
       <section aria-labelledby="transactions">
