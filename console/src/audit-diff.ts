@@ -34,11 +34,24 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** An instant as the rest of the console shows it (`2026-01-02 13:04 UTC`), to the second when seconds matter in a trail. */
+function instantInWords(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** True when the value reads as quoted text (a string that is not an instant): none, yes/no and numbers stay bare. */
+export function isText(value: unknown): boolean {
+  return typeof value === 'string' && value !== '' && !ISO_INSTANT.test(value);
+}
+
 /** A value in words: `none` for null, yes/no, strings as they are, small objects as `key: value` pairs. */
 export function valueInWords(value: unknown): string {
   if (value === null || value === undefined) return 'none';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'string') return value === '' ? '(empty)' : value;
+  if (typeof value === 'string') return value === '' ? '(empty)' : ISO_INSTANT.test(value) ? instantInWords(value) : value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return value.length === 0 ? '(empty list)' : value.map(valueInWords).join('; ');
   if (isPlainObject(value)) {

@@ -37,6 +37,11 @@ describe('valueInWords', () => {
     expect(valueInWords([])).toBe('(empty list)');
   });
 
+  it('writes instants in UTC to the second, like the rest of the console', () => {
+    expect(valueInWords('2024-05-02T08:09:34.630Z')).toBe('2024-05-02 08:09:34 UTC');
+    expect(valueInWords('2024-05-02T10:09:34+02:00')).toBe('2024-05-02 08:09:34 UTC');
+  });
+
   it('truncates long text with an ellipsis', () => {
     expect(truncated('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
     expect(truncated('short', 10)).toBe('short');

@@ -1,7 +1,7 @@
 /** The alert's audit trail as a timeline of field changes, and its screening hits folded one by one. */
 import { useState } from 'react';
 import type { AuditEntry, ScreeningHit } from '../../../src/contract/index.js';
-import { auditDiff, type FieldChange, truncated, valueInWords } from '../audit-diff.js';
+import { auditDiff, type FieldChange, isText, truncated, valueInWords } from '../audit-diff.js';
 import { instant } from '../format.js';
 
 type Hit = ScreeningHit;
@@ -20,10 +20,15 @@ function ownFields(record: Record<string, unknown>): Record<string, unknown> {
 function Value({ value }: { value: unknown }) {
   const words = valueInWords(value);
   const short = truncated(words);
-  return (
-    <q className="audit-value" title={short === words ? undefined : words}>
+  const title = short === words ? undefined : words;
+  return isText(value) ? (
+    <q className="audit-value" title={title}>
       {short}
     </q>
+  ) : (
+    <span className="audit-value" title={title}>
+      {short}
+    </span>
   );
 }
 
