@@ -107,11 +107,11 @@ function HitItem({ hit, index }: { hit: Hit; index: number }) {
   const list = (items: string[]) => (items.length === 0 ? <span className="muted">none</span> : items.join(', '));
   return (
     <li className="hit">
+      <strong>{hit.doc.name}</strong> <span className="tag">{hit.match_status}</span>
+      {hit.is_whitelisted && <span className="tag">whitelisted</span>} <span className="muted">score {hit.score}</span>{' '}
       <button type="button" className="hit-toggle" aria-expanded={open} aria-controls={panel} onClick={() => setOpen(!open)}>
-        <span aria-hidden="true">{open ? '▾' : '▸'}</span> {hit.doc.name}
-      </button>{' '}
-      <span className="tag">{hit.match_status}</span>
-      {hit.is_whitelisted && <span className="tag">whitelisted</span>} <span className="muted">score {hit.score}</span>
+        <span aria-hidden="true">{open ? '▾' : '▸'}</span> Details<span className="visually-hidden"> of {hit.doc.name}</span>
+      </button>
       <dl className="facts hit-detail" id={panel} hidden={!open}>
         <dt>Match status</dt>
         <dd>{hit.match_status}</dd>
