@@ -1,7 +1,7 @@
 /** The alert's audit timeline and screening hit details in headless Chromium over the real service: diffs in words, folded hits, accessibility. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
+import { CHROMIUM, chromiumMissingOnCi, consoleErrors, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import { generateDemo } from '../../src/demo/index.js';
 
 warnIfSkipped('alert-audit.browser.test');
@@ -54,10 +54,7 @@ describe('the audit timeline and screening hits of an alert in a browser', () =>
     const { key } = await ui!.service.key(alert.cmsProjectId);
     const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') refused.push(m.text());
-    });
+    const refused = consoleErrors(page);
     await page.goto(`${ui!.service.url}/console/alerts/${alert.id}#key=${key}`);
 
     // One timeline entry per audit entry, oldest first, the first one saying what the alert was created as.

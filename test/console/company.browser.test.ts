@@ -1,7 +1,7 @@
 /** The company file and company search of the analyst console, in headless Chromium over the real service and demo companies. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
+import { CHROMIUM, chromiumMissingOnCi, consoleErrors, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import type { CompanyDetails } from '../../src/contract/index.js';
 import { generateDemo, sampleFileFor, type DemoDocumentRef } from '../../src/demo/index.js';
 
@@ -35,7 +35,6 @@ beforeAll(async () => {
 
 afterAll(async () => ui?.close());
 
-
 describe('the company file and company search in a browser', () => {
   it.runIf(chromiumMissingOnCi)('has Chromium to run in (CI)', () => {
     expect.fail(`${CHROMIUM} is missing on CI`);
@@ -46,10 +45,7 @@ describe('the company file and company search in a browser', () => {
     const { key } = await ui!.service.key(PROJECT);
     const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') refused.push(m.text());
-    });
+    const refused = consoleErrors(page);
     await page.goto(`${ui!.service.url}/console/alerts#key=${key}`);
     await page.getByLabel('Search companies').fill(name);
     await page.getByLabel('Search companies').press('Enter');

@@ -1,7 +1,7 @@
 /** The analyst console in headless Chromium over the real service: sign-in by link, inbox, filters, alert view, accessibility. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
+import { CHROMIUM, chromiumMissingOnCi, consoleErrors, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import { generateDemo } from '../../src/demo/index.js';
 import { startTestService } from '../support/test-service.js';
 
@@ -37,7 +37,6 @@ beforeAll(async () => {
 
 afterAll(async () => ui?.close());
 
-
 describe('the analyst console in a browser', () => {
   // CI installs Chromium, so a missing browser there is a broken setup, not a reason to skip.
   it.runIf(chromiumMissingOnCi)('has Chromium to run in (CI)', () => {
@@ -48,10 +47,7 @@ describe('the analyst console in a browser', () => {
     const { key } = await ui!.service.key(PROJECT);
     const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') refused.push(m.text());
-    });
+    const refused = consoleErrors(page);
     await page.goto(`${ui!.service.url}/console/alerts#key=${key}`);
 
     // The key leaves the URL at once and lives in sessionStorage only.

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumMissingOnCi, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
+import { CHROMIUM, chromiumMissingOnCi, consoleErrors, chromiumPresent, SHOTS, seriousViolations, startConsole, warnIfSkipped, type ConsoleUnderTest } from '../support/console-browser.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
 
 warnIfSkipped('executions.browser.test');
@@ -44,7 +44,6 @@ beforeAll(async () => {
 
 afterAll(async () => ui?.close());
 
-
 const entryIds = (page: Page) => page.locator('.execution-head code.id').allTextContents();
 
 describe('the execution timeline of a customer in a browser', () => {
@@ -56,10 +55,7 @@ describe('the execution timeline of a customer in a browser', () => {
     const { key } = await ui!.service.key(PROJECT);
     const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const refused: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') refused.push(m.text());
-    });
+    const refused = consoleErrors(page);
     const base = `${ui!.service.url}/console/customers/${CUSTOMER}/executions`;
     await page.goto(`${base}#key=${key}`);
 

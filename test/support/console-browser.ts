@@ -56,6 +56,15 @@ export async function startConsole(lines: readonly string[], prepare?: (service:
   };
 }
 
+/** The page's console errors as they come (a CSP refusal among them), for a test to expect none. */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
+
 /** Serious and critical axe violations of the page as it stands (axe runs through evaluate: no inline script for the CSP to block). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);

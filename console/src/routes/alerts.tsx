@@ -1,4 +1,5 @@
 /** The alert inbox: filters held in the URL, a table of summaries, more pages by the Link header's cursor. */
+import { ListFoot } from '../list-foot.js';
 import { DataTable } from '../data-table.js';
 import { SelectField } from '../select-field.js';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
@@ -85,14 +86,9 @@ export function Inbox() {
         <h1 id="inbox-title">Alerts</h1>
         {pages.isError && <ErrorNote error={pages.error} />}
         <DataTable table={table} className="alerts" labelledBy="inbox-title" rowClassName={(alert) => (alert.seen ? undefined : 'unseen')} />
-        <p className="list-foot" aria-live="polite">
+        <ListFoot pages={pages}>
           {pages.isPending ? 'Loading…' : `${rows.length} alert${rows.length === 1 ? '' : 's'}${pages.hasNextPage ? ' shown' : ''}`}
-          {pages.hasNextPage && (
-            <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-              {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
-        </p>
+        </ListFoot>
       </section>
     </div>
   );

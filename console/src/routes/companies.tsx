@@ -1,4 +1,5 @@
 /** The company list, or the results of a company search (`?q=`), with links to each company file. */
+import { ListFoot } from '../list-foot.js';
 import { DataTable } from '../data-table.js';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { getRouteApi, Link } from '@tanstack/react-router';
@@ -44,7 +45,7 @@ export function CompanyList() {
       <p className="muted">{q === undefined ? 'Newest update first.' : 'Best match first.'}</p>
       {pages.isError && <ErrorNote error={pages.error} />}
       <DataTable table={table} className="companies-table" labelledBy="companies-title" />
-      <p className="list-foot" aria-live="polite">
+      <ListFoot pages={pages}>
         {pages.isPending
           ? 'Loading…'
           : rows.length === 0 && !pages.isError
@@ -52,12 +53,7 @@ export function CompanyList() {
               ? 'No companies in this project.'
               : `No company matches “${q}”.`
             : `${rows.length} compan${rows.length === 1 ? 'y' : 'ies'}${pages.hasNextPage ? ' shown' : ''}`}
-        {pages.hasNextPage && (
-          <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-            {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        )}
-      </p>
+      </ListFoot>
     </section>
   );
 }

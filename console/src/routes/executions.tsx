@@ -1,4 +1,5 @@
 /** A customer's execution timeline: filters held in the URL, executions newest first, their scenarios and rules on demand. */
+import { ListFoot } from '../list-foot.js';
 import { SelectField } from '../select-field.js';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useId, useMemo, useState, type ReactNode } from 'react';
@@ -59,14 +60,9 @@ export function ExecutionTimeline() {
             <ExecutionEntry key={execution.execution_id} execution={execution} />
           ))}
         </ol>
-        <p className="list-foot" aria-live="polite">
+        <ListFoot pages={pages}>
           {pages.isPending ? 'Loading…' : pages.isError ? '' : `${executions.length} execution${executions.length === 1 ? '' : 's'}${pages.hasNextPage ? ' shown' : ''}`}
-          {pages.hasNextPage && (
-            <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-              {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
-        </p>
+        </ListFoot>
       </section>
     </div>
   );
