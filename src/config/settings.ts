@@ -162,6 +162,13 @@ export const SETTINGS = {
     default: 10_000,
     parse: int(0, 1e9),
   }),
+  listPageCacheMb: setting({
+    env: 'LIST_PAGE_CACHE_MB',
+    flag: '--list-page-cache-mb <n>',
+    description: 'memory for alert and company list pages, each served again while its project is unchanged (0 turns it off)',
+    default: 64,
+    parse: int(0, 65_536),
+  }),
   gzipLevel: setting({ env: 'GZIP_LEVEL', flag: '--gzip-level <n>', description: 'zlib level of the gzip bytes stored at import (0 stores none)', default: 6, parse: int(0, 9) }),
 };
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ListPageCacheObserver } from '../store/list-page-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoreObserver } from '../store/timed-store.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
@@ -18,6 +19,7 @@ export interface Metrics {
   rateLimitRejections: Counter;
   rateLimiterFailOpen: Counter;
   accessLogIndexFailures: Counter<'scope'>;
+  listPageCache: Counter<'list' | 'outcome'>;
 }
 
 /** A source of pool counts: PostgresStore has one, SQLite has no pool. */
@@ -71,6 +73,12 @@ export function createMetrics(): Metrics {
       labelNames: ['scope'] as const,
       registers,
     }),
+    listPageCache: new Counter({
+      name: 'crs_list_page_cache_total',
+      help: 'list pages asked of the page cache, by list (alerts, companies) and outcome (hit; miss; stale: the project changed since it was read)',
+      labelNames: ['list', 'outcome'] as const,
+      registers,
+    }),
   };
 }
 
@@ -89,6 +97,11 @@ export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void
 /** The observer that feeds store call timings (src/store/timed-store.ts) into the histogram. */
 export function storeObserver(metrics: Metrics): StoreObserver {
   return (operation, outcome, seconds) => metrics.storeDuration.observe({ operation, outcome }, seconds);
+}
+
+/** The observer that counts list page cache outcomes (src/store/list-page-cache.ts). */
+export function listPageCacheObserver(metrics: Metrics): ListPageCacheObserver {
+  return (list, outcome) => metrics.listPageCache.inc({ list, outcome });
 }
 
 /** Counts each failed catch-up of the store's access log per-record table. */

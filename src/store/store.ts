@@ -219,6 +219,12 @@ export interface StoredChange extends RecordBytes {
   recordKey: string;
 }
 
+/** A project's change stamp, opaque to callers, and whether the project changed since the one asked about. */
+export interface ChangeStamp {
+  stamp: string;
+  changed: boolean;
+}
+
 /** How a wait for changes ended: something may have arrived, the time ran out, or too many waited already. */
 export type WaitOutcome = 'changed' | 'timeout' | 'busy';
 
@@ -245,6 +251,12 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredAlertSummary[]>;
   /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */
   listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredCompany[]>;
+  /**
+   * The project's change stamp now, and whether anything of the project changed since `since` (a
+   * stamp this store gave earlier; false without one). A page read after taking a stamp is current
+   * for as long as nothing changed since that stamp (`src/store/list-page-cache.ts`).
+   */
+  changeStamp(project: string, since?: string): Promise<ChangeStamp>;
   /** A page of the project's change feed, oldest first, strictly after `after` (undefined: from the beginning). */
   listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
   /**

@@ -69,6 +69,20 @@ export const CHANGES_PAGE: pg.QueryConfig = {
     ORDER BY c.xid, c.seq LIMIT $4`,
 };
 
+/**
+ * The change stamp: the statement's snapshot, and whether the project has an entry written by a
+ * transaction that snapshot `$2` did not see (running then, or begun later) and that has committed
+ * since. An update rewrites its entry's xid, so every committed change of the project shows here;
+ * both scans are index ranges of changes_feed, however old the oldest running transaction.
+ */
+export const CHANGE_STAMP: pg.QueryConfig = {
+  name: 'ccr_change_stamp',
+  text: `SELECT pg_current_snapshot()::text AS stamp, $2::text IS NOT NULL AND (
+      EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax($2::text::pg_snapshot))
+      OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid IN (SELECT pg_snapshot_xip($2::text::pg_snapshot)))
+    ) AS changed`,
+};
+
 /** Whether anything servable follows a position. */
 export const CHANGES_AFTER: pg.QueryConfig = {
   name: 'ccr_changes_after',

@@ -10,6 +10,7 @@ import type {
   AlertPosition,
   ApiKeyRecord,
   ChangePosition,
+  ChangeStamp,
   CompanyFilter,
   CompanyPosition,
   ExecutionFilter,
@@ -28,7 +29,7 @@ import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ChangeListener } from './change-listener.js';
-import { CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
+import { CHANGE_STAMP, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -214,6 +215,11 @@ export class PostgresStore implements Store {
       if (written !== undefined) this.changes.written(written.projects, written.xid);
       return outcomes;
     });
+  }
+
+  async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
+    const r = await guarded('changeStamp', () => this.pool.query<ChangeStamp>({ ...CHANGE_STAMP, values: [project, since ?? null] }));
+    return r.rows[0]!;
   }
 
   async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {

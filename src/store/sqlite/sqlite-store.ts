@@ -24,6 +24,7 @@ import type {
   ExecutionFilter,
   ExecutionPosition,
   ChangePosition,
+  ChangeStamp,
   Store,
   StoredChange,
   StoredExecution,
@@ -47,7 +48,7 @@ import { companyPageQuery, companyPageRow, SQLITE_COMPANIES, type CompanyPageRow
 import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
-import { CHANGES_AFTER_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
+import { CHANGES_AFTER_SQL, CHANGES_HEAD_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -300,6 +301,12 @@ export class SqliteStore implements Store {
       for (const project of projects) this.changeWaiters.wake(project);
     }
     return outcomes;
+  }
+
+  async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
+    const head = guardedSync('changeStamp', () => this.stmt(CHANGES_HEAD_SQL).pluck().get(project) as number | undefined);
+    const stamp = String(head ?? 0);
+    return { stamp, changed: since !== undefined && since !== stamp };
   }
 
   async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {

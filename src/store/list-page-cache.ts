@@ -1,0 +1,74 @@
+/**
+ * Pages of the alert and company lists kept in memory, each with the change stamp its project had
+ * before the page was read. A page is served again only while the store says nothing of the project
+ * changed since that stamp, so a cached page is exactly what a fresh read would return; the rows are
+ * stored bytes, and every answer is still rendered (signed URLs, encodings) per request.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Store, StoredAlertSummary, StoredCompany } from './store.js';
+
+/** What the cache counts, for /metrics. */
+export interface ListPageCacheObserver {
+  (list: 'alerts' | 'companies', outcome: 'hit' | 'miss' | 'stale'): void;
+}
+
+interface Entry {
+  stamp: string;
+  rows: readonly (StoredAlertSummary | StoredCompany)[];
+}
+
+// Per row beyond its bytes: the objects, strings and the entry's key.
+const ROW_OVERHEAD = 200;
+
+function sizeOf(entry: Entry): number {
+  let n = ROW_OVERHEAD;
+  for (const r of entry.rows) n += ROW_OVERHEAD + (r.body?.length ?? 0) + (r.layout?.length ?? 0) + (r.deflated?.length ?? 0) + r.etag.length;
+  return n;
+}
+
+/**
+ * Wraps `store` so its listAlerts and listCompanies answer from memory while the project is unchanged;
+ * every other member passes through. `maxBytes` 0 returns the store as it is.
+ */
+export function withListPageCache(store: Store, maxBytes: number, observe?: ListPageCacheObserver): Store {
+  if (maxBytes <= 0) return store;
+  const cache = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf });
+
+  async function cached<R extends StoredAlertSummary | StoredCompany>(
+    list: 'alerts' | 'companies',
+    project: string,
+    args: readonly unknown[],
+    read: () => Promise<R[]>,
+  ): Promise<R[]> {
+    const key = JSON.stringify([list, project, ...args]);
+    const hit = cache.get(key);
+    const { stamp, changed } = await store.changeStamp(project, hit?.stamp);
+    if (hit !== undefined && !changed) {
+      observe?.(list, 'hit');
+      // A copy of the list: callers may slice or reorder it, never the rows' bytes.
+      return hit.rows.slice() as R[];
+    }
+    observe?.(list, hit === undefined ? 'miss' : 'stale');
+    // The stamp was taken before this read: a change landing in between makes the entry stale at once, never wrong.
+    const rows = await read();
+    cache.set(key, { stamp, rows });
+    return rows.slice();
+  }
+
+  const listAlerts: Store['listAlerts'] = (project, filter, after, limit, fields) =>
+    cached('alerts', project, [filter, after ?? null, limit, fields ?? null], () => store.listAlerts(project, filter, after, limit, fields));
+  const listCompanies: Store['listCompanies'] = (project, filter, after, limit, fields) =>
+    cached('companies', project, [filter, after ?? null, limit, fields ?? null], () => store.listCompanies(project, filter, after, limit, fields));
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'listAlerts') return listAlerts;
+      if (prop === 'listCompanies') return listCompanies;
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(prop);
+      if (fn === undefined) bound.set(prop, (fn = (value as (...a: unknown[]) => unknown).bind(target)));
+      return fn;
+    },
+  });
+}

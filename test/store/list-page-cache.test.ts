@@ -1,0 +1,144 @@
+/**
+ * The list page cache serves a page again only while its project is unchanged: on both stores, a
+ * write in the project (by this store or another connection) makes the next page fresh, a write in
+ * another project does not; on PostgreSQL also a transaction that was open when the page was read
+ * and commits afterwards.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fieldsFor } from '../../src/wire/render.js';
+import { changeOf } from '../../src/store/change-items.js';
+import { withListPageCache } from '../../src/store/list-page-cache.js';
+import { writeChanges } from '../../src/store/postgres/postgres-changes.js';
+import type { Store } from '../../src/store/store.js';
+import { harness, storeHarnesses, type Harness } from '../support/store-harness.js';
+import { postgresWanted } from '../support/stores.js';
+import { alert, customer, day } from '../support/upserts.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function openHarness(h: Harness): Promise<Store> {
+  const store = await h.open();
+  cleanups.push(async () => {
+    await store.close();
+    await h.cleanup();
+  });
+  return store;
+}
+
+const DESC = { sort: 'updatedAt', order: 'desc' } as const;
+const keys = (rows: { alertKey: string }[]): string[] => rows.map((r) => r.alertKey);
+
+describe.each(storeHarnesses())('list page cache on $adapter', ({ make }) => {
+  it('answers from memory while the project is unchanged, and reads afresh after a write in it', async () => {
+    const store = await openHarness(make());
+    const outcomes: string[] = [];
+    const cached = withListPageCache(store, 1 << 20, (_list, outcome) => outcomes.push(outcome));
+    await store.writeBatch([alert('p', 'a', day(1)), alert('q', 'x', day(1))]);
+
+    const first = await cached.listAlerts('p', DESC, undefined, 10);
+    const again = await cached.listAlerts('p', DESC, undefined, 10);
+    expect(keys(again)).toEqual(keys(first));
+    expect(outcomes).toEqual(['miss', 'hit']);
+
+    // Another project's write leaves the page current.
+    await store.writeBatch([alert('q', 'y', day(2))]);
+    await cached.listAlerts('p', DESC, undefined, 10);
+    expect(outcomes.at(-1)).toBe('hit');
+
+    // A write in the project, through the store the cache wraps or not, makes it stale.
+    await store.writeBatch([alert('p', 'b', day(2))]);
+    const fresh = await cached.listAlerts('p', DESC, undefined, 10);
+    expect(outcomes.at(-1)).toBe('stale');
+    expect(keys(first)).toEqual(['a']);
+    expect(keys(fresh)).toEqual(['b', 'a']);
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 10))).toEqual(keys(fresh));
+    expect(outcomes.at(-1)).toBe('hit');
+  });
+
+  it('keeps pages of different filters, pages and fields apart', async () => {
+    const store = await openHarness(make());
+    const cached = withListPageCache(store, 1 << 20);
+    await store.writeBatch([alert('p', 'a', day(1)), alert('p', 'b', day(2))]);
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 10))).toEqual(['b', 'a']);
+    expect(keys(await cached.listAlerts('p', { ...DESC, order: 'asc' }, undefined, 10))).toEqual(['a', 'b']);
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 1))).toEqual(['b']);
+    expect(keys(await cached.listAlerts('p', DESC, { sortKey: day(2), alertKey: 'b' }, 10))).toEqual(['a']);
+    expect(keys(await cached.listAlerts('p', { ...DESC, statuses: ['Closed'] }, undefined, 10))).toEqual([]);
+    expect(await cached.listAlerts('other', DESC, undefined, 10)).toEqual([]);
+    // The fields read are part of the page: gzip rows come without their JSON, identity rows with it.
+    const gzipRows = await cached.listAlerts('p', DESC, undefined, 10, fieldsFor('gzip'));
+    const plainRows = await cached.listAlerts('p', DESC, undefined, 10, fieldsFor('identity'));
+    expect(gzipRows.map((r) => r.body)).toEqual([null, null]);
+    expect(plainRows.every((r) => r.body !== null && r.body.length > 0)).toBe(true);
+    // And the same page again, from memory, as it was.
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 1))).toEqual(['b']);
+  });
+
+  it('is not a cache when given no memory', async () => {
+    const store = await openHarness(make());
+    expect(withListPageCache(store, 0)).toBe(store);
+  });
+});
+
+describe('a write from another connection', () => {
+  it.each(storeHarnesses())('makes the page stale on $adapter', async ({ make }) => {
+    const h = make();
+    const store = await openHarness(h);
+    const other = await h.open();
+    cleanups.push(() => other.close());
+    const outcomes: string[] = [];
+    const cached = withListPageCache(store, 1 << 20, (_list, outcome) => outcomes.push(outcome));
+    await store.writeBatch([alert('p', 'a', day(1))]);
+    expect(await cached.listAlerts('p', DESC, undefined, 10)).toHaveLength(1);
+    await other.writeBatch([alert('p', 'b', day(2))]);
+    expect(await cached.listAlerts('p', DESC, undefined, 10)).toHaveLength(2);
+    expect(outcomes).toEqual(['miss', 'stale']);
+  });
+});
+
+describe.skipIf(!postgresWanted)('PostgreSQL: a transaction open while the page was read', () => {
+  it('makes the page stale when it commits a change of the project, and not before', async () => {
+    const h = harness('postgres');
+    const store = await openHarness(h);
+    const outcomes: string[] = [];
+    const cached = withListPageCache(store, 1 << 20, (_list, outcome) => outcomes.push(outcome));
+    await store.writeBatch([alert('p', 'a', day(1))]);
+    const open = new pg.Client({ connectionString: h.url });
+    await open.connect();
+    cleanups.push(() => open.end());
+    // Begun, with its xid taken and an entry written, before the page's stamp.
+    await open.query('BEGIN');
+    await writeChanges(open, [changeOf(customer('p', 'late', day(3)), new Date().toISOString())]);
+    // A later transaction completes first, so the open one is listed as running inside the snapshot, not past it.
+    await store.writeBatch([alert('q', 'other', day(2))]);
+    await cached.listAlerts('p', DESC, undefined, 10);
+    await cached.listAlerts('p', DESC, undefined, 10);
+    expect(outcomes).toEqual(['miss', 'hit']);
+    await open.query('COMMIT');
+    await cached.listAlerts('p', DESC, undefined, 10);
+    expect(outcomes.at(-1)).toBe('stale');
+    await cached.listAlerts('p', DESC, undefined, 10);
+    expect(outcomes.at(-1)).toBe('hit');
+  });
+
+  it('leaves the page current when such a transaction rolls back', async () => {
+    const h = harness('postgres');
+    const store = await openHarness(h);
+    const outcomes: string[] = [];
+    const cached = withListPageCache(store, 1 << 20, (_list, outcome) => outcomes.push(outcome));
+    await store.writeBatch([alert('p', 'a', day(1))]);
+    const open = new pg.Client({ connectionString: h.url });
+    await open.connect();
+    cleanups.push(() => open.end());
+    await open.query('BEGIN');
+    await writeChanges(open, [changeOf(customer('p', 'gone', day(3)), new Date().toISOString())]);
+    await cached.listAlerts('p', DESC, undefined, 10);
+    await open.query('ROLLBACK');
+    await cached.listAlerts('p', DESC, undefined, 10);
+    expect(outcomes).toEqual(['miss', 'hit']);
+  });
+});
