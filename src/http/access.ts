@@ -49,8 +49,8 @@ export interface ProjectReader {
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
   /** A page of the project's alert summaries. */
-  listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<StoredAlertSummary[]>;
-  listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<StoredCompany[]>;
+  listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredAlertSummary[]>;
+  listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredCompany[]>;
   /** A page of the project's change feed, and a wait for its next change (see Store). */
   listChanges(after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
   waitForChanges(after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;

@@ -2,7 +2,8 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hasStoredGzip, render, storedLength, type Answer, type Signer, type WireEncoding } from '../wire/render.js';
+import type { RecordBytes } from '../wire/record-bytes.js';
+import { hasStoredGzip, isSpliced, render, storedLength, type Answer, type Rendered, type Signer, type WireEncoding } from '../wire/render.js';
 import type { Encoding } from './accept.js';
 import { answerCost, PER_REQUEST_COMPRESSION_MAX_BYTES } from './answer-cost.js';
 
@@ -19,6 +20,8 @@ export interface SendOptions {
   splice?: Signer;
   /** Debits the key's rate budget for the answer's cost beyond the door's token; called only when there is some. */
   charge?: (tokens: number) => void;
+  /** Renderings of this same answer kept by the caller: used when there, filled when nothing in it is signed per request. */
+  rendered?: Map<WireEncoding, Rendered>;
 }
 
 /** The stored bytes an answer in `encoding` is rendered from: br compresses identity. */
@@ -68,8 +71,7 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
     return;
   }
   reply.type('application/json; charset=utf-8');
-  const rendering = render(answer, wireEncodingOf(encoding), opts.splice);
-  const rendered = rendering instanceof Promise ? await rendering : rendering;
+  const rendered = await renderOnce(answer, wireEncodingOf(encoding), opts);
   charge(opts, rendered.jsonLength, items, encoding === 'br' || rendered.compressedNow);
   if (encoding === 'identity') {
     await reply.send(rendered.bytes);
@@ -80,6 +82,20 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
     return;
   }
   await reply.header('content-encoding', 'br').send(await brotli(rendered.bytes, BROTLI_OPTIONS));
+}
+
+/** The answer's bytes in `wire`, from the caller's kept renderings when it has them; kept when no value in it is signed per request. */
+async function renderOnce(answer: Answer, wire: WireEncoding, opts: SendOptions): Promise<Rendered> {
+  const kept = opts.rendered?.get(wire);
+  if (kept !== undefined) return kept;
+  const rendering = render(answer, wire, opts.splice);
+  if (rendering instanceof Promise) return rendering;
+  if (opts.rendered !== undefined && !isSigned(answer)) opts.rendered.set(wire, rendering);
+  return rendering;
+}
+
+function isSigned(answer: Answer): boolean {
+  return Array.isArray(answer) ? answer.some(isSpliced) : isSpliced(answer as RecordBytes);
 }
 
 /** Debits what an answer costs beyond the token its request took at the door; nothing to do (no call) for a cheap one. */

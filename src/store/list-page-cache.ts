@@ -38,21 +38,21 @@ export function withListPageCache(store: Store, maxBytes: number, observe?: List
     list: 'alerts' | 'companies',
     project: string,
     args: readonly unknown[],
-    read: () => Promise<R[]>,
-  ): Promise<R[]> {
+    read: () => Promise<readonly R[]>,
+  ): Promise<readonly R[]> {
     const key = JSON.stringify([list, project, ...args]);
     const hit = cache.get(key);
     const { stamp, changed } = await store.changeStamp(project, hit?.stamp);
     if (hit !== undefined && !changed) {
       observe?.(list, 'hit');
-      // A copy of the list: callers may slice or reorder it, never the rows' bytes.
-      return hit.rows.slice() as R[];
+      // The same array while the page is current: what callers derive from it can be kept with it (src/http/list-page.ts).
+      return hit.rows as readonly R[];
     }
     observe?.(list, hit === undefined ? 'miss' : 'stale');
     // The stamp was taken before this read: a change landing in between makes the entry stale at once, never wrong.
     const rows = await read();
     cache.set(key, { stamp, rows });
-    return rows.slice();
+    return rows;
   }
 
   const listAlerts: Store['listAlerts'] = (project, filter, after, limit, fields) =>

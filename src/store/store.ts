@@ -248,9 +248,9 @@ export interface Store extends AccessLogStore, AccessLogPruning {
     fields?: ReadFields,
   ): Promise<StoredExecution[]>;
   /** One page of alert summaries in keyset order; `fields` says which stored bytes of each summary a row carries. */
-  listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredAlertSummary[]>;
+  listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredAlertSummary[]>;
   /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */
-  listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<StoredCompany[]>;
+  listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredCompany[]>;
   /**
    * The project's change stamp now, and whether anything of the project changed since `since` (a
    * stamp this store gave earlier; false without one). A page read after taking a stamp is current

@@ -253,4 +253,23 @@ describe('alert list', () => {
     const ids = await all('?limit=11');
     expect(ids.filter((id) => id === updated.record.id)).toHaveLength(1);
   });
+
+  it('answers a repeated page with the same bytes, ETag and Link, and a fresh one once the project changed', async () => {
+    const first = await list('?limit=2');
+    const again = await list('?limit=2');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(again.headers.get('link')).toBe(first.headers.get('link'));
+    const zipped = await page('/v1/alerts?limit=2', key, { 'accept-encoding': 'gzip' });
+    expect(zipped.text).toBe(first.text);
+    // Another project's key reads its own page, never this one.
+    expect((await list('?limit=2', otherKey)).ids.every((id) => others.some((a) => a.record.id === id))).toBe(true);
+    const newer = listedAlert(P, 1, 17, 2);
+    const prepared = processLine(Buffer.from(listedAlertLine(newer)), 6);
+    if (prepared.kind !== 'record') throw new Error('the updated alert did not validate');
+    expect(await svc.store.writeBatch([prepared.upsert])).toEqual(['stored']);
+    const fresh = await list('?limit=2');
+    expect((fresh.body as { name: string }[])[0]!.name).toBe('Alert 17 v2');
+    expect(fresh.headers.get('etag')).not.toBe(first.headers.get('etag'));
+  });
 });

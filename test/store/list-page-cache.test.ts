@@ -30,7 +30,7 @@ async function openHarness(h: Harness): Promise<Store> {
 }
 
 const DESC = { sort: 'updatedAt', order: 'desc' } as const;
-const keys = (rows: { alertKey: string }[]): string[] => rows.map((r) => r.alertKey);
+const keys = (rows: readonly { alertKey: string }[]): string[] => rows.map((r) => r.alertKey);
 
 describe.each(storeHarnesses())('list page cache on $adapter', ({ make }) => {
   it('answers from memory while the project is unchanged, and reads afresh after a write in it', async () => {

@@ -10,6 +10,7 @@ import { createApiKey, type Scope } from '../../src/store/api-keys.js';
 import type { AccessLogWriterOptions } from '../../src/access-log/writer.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
+import { withListPageCache } from '../../src/store/list-page-cache.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
 import type { Store } from '../../src/store/store.js';
 import { freePort } from './cli-process.js';
@@ -65,7 +66,8 @@ export async function startTestService(
   // Port 9 (discard) on loopback: URLs are presigned offline, nothing is ever fetched from it.
   const signer: FileStore = opts.fileStore === 's3' ? testS3FileStore(opts.ttlSeconds) : files;
   const app = await buildServer({
-    store,
+    // List pages through the page cache, as the assembled service serves them (src/app/service.ts).
+    store: withListPageCache(store, 8 * 1024 * 1024),
     limiter: opts.limiter ?? new MemoryRateLimiter(opts.rateBurst ?? 100_000, opts.ratePerSecond ?? 100_000),
     refusals: opts.refusals ?? new MemoryRateLimiter(opts.refusedBurst ?? 100_000, opts.refusedPerSecond ?? 100_000),
     files: signer,

@@ -1,16 +1,14 @@
 /** GET /alerts — the project's alert summaries, filtered, sorted and keyset-paged. */
-import { createHash } from 'node:crypto';
 import { ServiceError } from '../../contract/error-codes.js';
 import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import { recordKey } from '../../contract/record-key.js';
 import type { AlertFilter, AlertPosition } from '../../store/store.js';
-import { noteAnswerRecords } from '../access-log-hook.js';
 import { pickEncoding } from '../accept.js';
-import { decodeCursor, encodeCursor } from '../cursors.js';
+import { decodeCursor } from '../cursors.js';
 import type { Parameters } from '../parameters.js';
-import { instantOf, nextPageUrl } from '../list-query.js';
+import { sendListPage } from '../list-page.js';
+import { instantOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
-import { sendAnswer } from '../respond.js';
 import type { RouteDeps } from './send-record.js';
 
 const OP = OPERATIONS.listAlerts;
@@ -37,21 +35,13 @@ export function alertsListRoute(deps: RouteDeps): void {
     }
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const rows = await reader.listAlerts(filter, after, limit + 1, encoding);
-    const page = rows.slice(0, limit);
-    noteAnswerRecords(
-      request,
-      page.map((r) => r.alertKey),
-    );
-    const hash = createHash('sha256');
-    for (const r of page) hash.update(r.etag).update('\n');
-    if (rows.length > limit) {
-      const last = page[page.length - 1]!;
-      const next = encodeCursor(deps.secret, queryId, [last.sortKey, last.alertKey]);
-      hash.update(next);
-      reply.header('link', `<${nextPageUrl(`${deps.basePath}/alerts`, params, next)}>; rel="next"`);
-    }
-    await sendAnswer(request, reply, page, encoding, {
-      etag: hash.digest('base64url').slice(0, 27),
+    await sendListPage(request, reply, params, rows, {
+      path: `${deps.basePath}/alerts`,
+      queryId,
+      keyOf: (r) => r.alertKey,
+      limit,
+      encoding,
+      secret: deps.secret,
       cacheControl: deps.cacheControl,
       charge: reader.charge,
     });

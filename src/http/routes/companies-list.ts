@@ -1,15 +1,13 @@
 /** GET /companies — the project's company summaries: filtered, searched, keyset-paged. */
-import { createHash } from 'node:crypto';
 import { ServiceError } from '../../contract/error-codes.js';
-import { instantKey, isDateTime } from '../../contract/index.js';
 import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import type { CompanyFilter, CompanyPosition } from '../../store/store.js';
-import { decodeCursor, encodeCursor } from '../cursors.js';
+import { decodeCursor } from '../cursors.js';
+import { sendListPage } from '../list-page.js';
+import { instantOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
-import { sendAnswer } from '../respond.js';
-import { noteAnswerRecords } from '../access-log-hook.js';
 import type { RouteDeps } from './send-record.js';
 
 const OP = OPERATIONS.listCompanies;
@@ -34,21 +32,13 @@ export function companiesListRoute(deps: RouteDeps): void {
     }
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const rows = await reader.listCompanies(filter, after, limit + 1, encoding);
-    const page = rows.slice(0, limit);
-    noteAnswerRecords(
-      request,
-      page.map((r) => r.key),
-    );
-    const hash = createHash('sha256');
-    for (const r of page) hash.update(r.etag).update('\n');
-    if (rows.length > limit) {
-      const last = page[page.length - 1]!;
-      const next = encodeCursor(deps.secret, queryId, [last.sortKey, last.key]);
-      hash.update(next);
-      reply.header('link', `<${nextUrl(deps.basePath, params, next)}>; rel="next"`);
-    }
-    await sendAnswer(request, reply, page, encoding, {
-      etag: hash.digest('base64url').slice(0, 27),
+    await sendListPage(request, reply, params, rows, {
+      path: `${deps.basePath}/companies`,
+      queryId,
+      keyOf: (r) => r.key,
+      limit,
+      encoding,
+      secret: deps.secret,
       cacheControl: deps.cacheControl,
       charge: reader.charge,
     });
@@ -76,26 +66,4 @@ function filterOf(params: Parameters): CompanyFilter {
   if (q.updatedTo !== undefined) filter.to = instantOf('updatedTo', q.updatedTo as string);
   if (q.q !== undefined) filter.q = q.q as string;
   return filter;
-}
-
-/** The sort key of an `updatedFrom`/`updatedTo` value; a plain date means midnight UTC. */
-function instantOf(name: string, value: string): string {
-  const full = value.length === 10 ? `${value}T00:00:00Z` : value;
-  if (!isDateTime(full)) {
-    throw new ServiceError('invalid_request', 'the request has invalid parameters', [
-      { message: `${name}: not a real date and time, got ${JSON.stringify(value.slice(0, 100))}` },
-    ]);
-  }
-  return instantKey(full);
-}
-
-/** The next page's URL: the same filters, search and limit, plus the cursor. */
-function nextUrl(basePath: string, params: Parameters, cursor: string): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params.query)) {
-    if (name === 'cursor' || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) search.append(name, String(v));
-  }
-  search.append('cursor', cursor);
-  return `${basePath}/companies?${search.toString()}`;
 }
