@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { ChangeEntry } from '../change-items.js';
 import { BACKFILL_META_KEY, type BackfillRow, type BackfillSql } from '../changes-backfill.js';
+import type { BatchedStatement } from '../read-batcher.js';
 import type { ChangePosition, StoredChange } from '../store.js';
 
 /** The channel a writing transaction notifies, with its xid and project as payload. */
@@ -70,17 +71,20 @@ export const CHANGES_PAGE: pg.QueryConfig = {
 };
 
 /**
- * The change stamp: the statement's snapshot, and whether the project has an entry written by a
- * transaction that snapshot `$2` did not see (running then, or begun later) and that has committed
- * since. An update rewrites its entry's xid, so every committed change of the project shows here;
- * both scans are index ranges of changes_feed, however old the oldest running transaction.
+ * Change stamps of one project, one per `since` asked in this turn ('' for none): the statement's
+ * snapshot, and whether the project has an entry written by a transaction that `since` did not see
+ * (running then, or begun later) and that has committed since. An update rewrites its entry's xid,
+ * so every committed change of the project shows here; both scans are index ranges of
+ * changes_feed, however old the oldest running transaction.
  */
-export const CHANGE_STAMP: pg.QueryConfig = {
-  name: 'ccr_change_stamp',
-  text: `SELECT pg_current_snapshot()::text AS stamp, $2::text IS NOT NULL AND (
-      EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax($2::text::pg_snapshot))
-      OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid IN (SELECT pg_snapshot_xip($2::text::pg_snapshot)))
-    ) AS changed`,
+export const CHANGE_STAMPS: BatchedStatement = {
+  operation: 'changeStamp',
+  name: 'ccr_change_stamps',
+  text: `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE (
+      EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax(s.since::pg_snapshot))
+      OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid IN (SELECT pg_snapshot_xip(s.since::pg_snapshot)))
+    ) END AS changed
+    FROM unnest($2::text[]) AS s(since)`,
 };
 
 /** Whether anything servable follows a position. */

@@ -29,7 +29,7 @@ import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ChangeListener } from './change-listener.js';
-import { CHANGE_STAMP, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
+import { CHANGE_STAMPS, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -42,7 +42,7 @@ import { CatchUpSchedule, countPostgresAccessLogBefore, indexPostgresAccessLog, 
 import { API_KEYS_CHANNEL, ApiKeyListener } from './api-key-listener.js';
 import { inTransaction } from './in-transaction.js';
 import { guarded, storeErrorFrom } from './pg-errors.js';
-import { ReadBatcher, type BatchedStatement } from './read-batcher.js';
+import { ReadBatcher, type BatchedStatement } from '../read-batcher.js';
 import { companyPageQuery, companyPageRow, POSTGRES_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 import { backfillPostgresCompanies } from './company-backfill-sql.js';
 
@@ -122,6 +122,13 @@ export class PostgresStore implements Store {
   private closed = false;
 
   private readonly reads: ReadBatcher<RecordBytes>;
+  // A turn's change stamp checks of a project go as one statement, as record reads do.
+  private readonly stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
+    const r = await guarded(statement.operation, () =>
+      this.pool.query<ChangeStamp & { k: string }>({ name: statement.name, text: statement.text, values: [project, sinces] }),
+    );
+    return new Map(r.rows.map((row) => [row.k, { stamp: row.stamp, changed: row.changed }]));
+  });
   private readonly changes: ChangeListener;
   private readonly changeWaiters: ChangeWaiters;
 
@@ -218,8 +225,7 @@ export class PostgresStore implements Store {
   }
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
-    const r = await guarded('changeStamp', () => this.pool.query<ChangeStamp>({ ...CHANGE_STAMP, values: [project, since ?? null] }));
-    return r.rows[0]!;
+    return (await this.stamps.get(CHANGE_STAMPS, project, since ?? ''))!;
   }
 
   async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { ChangeEntry } from '../change-items.js';
 import { BACKFILL_META_KEY, type BackfillRow, type BackfillSql } from '../changes-backfill.js';
+import type { BatchedStatement } from '../read-batcher.js';
 import type { ChangePosition, StoredChange } from '../store.js';
 import type { Prepare } from './sqlite-rows.js';
 
@@ -21,6 +22,9 @@ export const CHANGES_PAGE_SQL = 'SELECT seq, record_key, etag, item FROM changes
  * every commit that changes a record of the project moves it (its change stamp).
  */
 export const CHANGES_HEAD_SQL = 'SELECT seq FROM changes WHERE project = ? ORDER BY seq DESC LIMIT 1';
+
+/** The change stamp checks' name in the turn's batch (the statement is CHANGES_HEAD_SQL). */
+export const CHANGE_HEAD: BatchedStatement = { operation: 'changeStamp', name: 'change_head', text: CHANGES_HEAD_SQL };
 
 /** Whether anything follows `after` in the project's feed. */
 export const CHANGES_AFTER_SQL = 'SELECT 1 FROM changes WHERE project = ? AND seq > ? LIMIT 1';

@@ -48,7 +48,8 @@ import { companyPageQuery, companyPageRow, SQLITE_COMPANIES, type CompanyPageRow
 import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
-import { CHANGES_AFTER_SQL, CHANGES_HEAD_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
+import { ReadBatcher } from '../read-batcher.js';
+import { CHANGE_HEAD, CHANGES_AFTER_SQL, CHANGES_HEAD_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -304,10 +305,16 @@ export class SqliteStore implements Store {
   }
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
+    return (await this.stamps.get(CHANGE_HEAD, project, since ?? ''))!;
+  }
+
+  // A turn's change stamp checks of a project read the feed's head once, after the turn's
+  // requests were all received (so none is answered from a head read before it arrived).
+  private readonly stamps = new ReadBatcher<ChangeStamp>(async (_statement, project, sinces) => {
     const head = guardedSync('changeStamp', () => this.stmt(CHANGES_HEAD_SQL).pluck().get(project) as number | undefined);
     const stamp = String(head ?? 0);
-    return { stamp, changed: since !== undefined && since !== stamp };
-  }
+    return new Map(sinces.map((since) => [since, { stamp, changed: since !== '' && since !== stamp }]));
+  });
 
   async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {
     return guardedSync('listChanges', () => (this.stmt(CHANGES_PAGE_SQL).all(project, seqAfter(after), limit) as ChangePageRow[]).map(storedChange));

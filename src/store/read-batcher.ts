@@ -1,8 +1,9 @@
 /**
- * Coalesces record reads by key: the lookups that arrive in one turn of the event loop for the
- * same project and statement go to the server as one statement with the keys as an array.
+ * Coalesces reads by key: the lookups that arrive in one turn of the event loop for the same
+ * project and statement go to the store as one statement with the keys as an array (PostgreSQL's
+ * record reads, both stores' change stamps).
  */
-import { isStoreUnavailable } from '../store-errors.js';
+import { isStoreUnavailable } from './store-errors.js';
 
 /** Most keys one statement carries; more waiting lookups start another statement. */
 export const MAX_KEYS_PER_STATEMENT = 256;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreError, StoreUnavailableError } from '../store-errors.js';
+import { StoreError, StoreUnavailableError } from './store-errors.js';
 import { MAX_KEYS_PER_STATEMENT, ReadBatcher, type BatchedStatement } from './read-batcher.js';
 
 const COMPANIES: BatchedStatement = { operation: 'getCompany', name: 'companies', text: 'companies' };
