@@ -24,7 +24,7 @@ export interface AccessLogEntry {
    * The lookup keys of the records a list or feed answer returned (at most MAX_ANSWER_RECORDS,
    * each at most ANSWER_RECORD_CHARS); absent when it returned none, and on every refused answer.
    */
-  records?: string[];
+  records?: readonly string[];
 }
 
 /** Characters of the record id kept in the entry of a refused answer (status 400 and above). */

@@ -84,6 +84,22 @@ describe('AccessLogChunk', () => {
     expect(JSON.parse(batch!.records)).toEqual(['e-1', 'e-2', 'e-3']);
   });
 
+  it('stores the whole list in every entry that returned the same array of keys (a page served again), and each key once in the batch', () => {
+    const chunk = new AccessLogChunk();
+    const base = { at: '2026-03-01T10:00:00.000Z', keyId: 'k', project: 'p', route: '/v1/alerts', recordId: null, status: 200, requestId: 'r', client: 'c' };
+    const page = ['a-1', 'a-2', 'lone\ud800'];
+    chunk.add({ ...base, records: page });
+    chunk.add({ ...base, records: page });
+    chunk.add({ ...base, records: ['a-2', 'a-3'] });
+    const [batch] = chunk.batches();
+    expect((JSON.parse(batch!.entries) as StoredEntry[]).map((s) => s[7])).toEqual([
+      ['a-1', 'a-2', 'lone\ufffd'],
+      ['a-1', 'a-2', 'lone\ufffd'],
+      ['a-2', 'a-3'],
+    ]);
+    expect(JSON.parse(batch!.records)).toEqual(['a-1', 'a-2', 'lone\ufffd', 'a-3']);
+  });
+
   it('replaces NUL and lone surrogates in returned keys, keeping a key that only spells an escape (a backslash then u0000)', () => {
     const chunk = new AccessLogChunk();
     const spelled = 'a\\u0000b';

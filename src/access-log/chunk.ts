@@ -59,7 +59,9 @@ class OffHeapList {
 /** One project's entries in a chunk. */
 class ProjectPart {
   readonly entries = new OffHeapList(4 * 1024);
+  /** The batch's record ids, each once (`seen` holds the strings the entries already carry). */
   readonly records = new OffHeapList(1024);
+  readonly seen = new Set<string>();
   constructor(
     public firstAt: string,
     public lastAt: string,
@@ -87,16 +89,13 @@ export class AccessLogChunk {
     const recordId = e.recordId === null ? null : storableText(e.recordId);
     const stored: StoredEntry = [e.at, e.keyId, storableText(e.route), recordId, e.status, storableText(e.requestId), storableText(e.client)];
     if (e.count !== undefined) stored.push(e.count);
-    if (recordId !== null) this.bytes += part.records.add(JSON.stringify(recordId));
+    if (recordId !== null) this.bytes += noteRecord(part, recordId);
     if (e.records === undefined || e.records.length === 0) {
       this.bytes += part.entries.add(JSON.stringify(stored));
     } else {
-      // Serialized once, for the entry and (as comma-separated values) the batch's record ids.
-      let returned = JSON.stringify(e.records);
-      // JSON.stringify writes NUL and lone surrogates as \u escapes: one search of its output spares a test per key.
-      if (returned.includes('\\u')) returned = JSON.stringify(e.records.map(storableText));
-      this.bytes += part.entries.add(`${JSON.stringify(stored).slice(0, -1)},${returned}]`);
-      this.bytes += part.records.add(returned.slice(1, -1));
+      const { json, ids } = returnedOf(e.records);
+      this.bytes += part.entries.add(`${JSON.stringify(stored).slice(0, -1)},${json}]`);
+      for (const id of ids) this.bytes += noteRecord(part, id);
     }
     this.count++;
   }
@@ -108,7 +107,32 @@ export class AccessLogChunk {
       firstAt: part.firstAt,
       lastAt: part.lastAt,
       entries: part.entries.toJson(),
-      records: JSON.stringify([...new Set(JSON.parse(part.records.toJson()) as string[])]),
+      records: part.records.toJson(),
     }));
   }
+}
+
+/** Adds a record id to the part's batch ids unless it is there; returns the bytes it took. */
+function noteRecord(part: ProjectPart, id: string): number {
+  if (part.seen.has(id)) return 0;
+  part.seen.add(id);
+  return part.records.add(JSON.stringify(id));
+}
+
+// A list page served again hands over the same array of returned keys: serialized once.
+const returnedJson = new WeakMap<readonly string[], { json: string; ids: readonly string[] }>();
+
+/** The keys an answer returned as the entry stores them (storable text) and as JSON. */
+function returnedOf(records: readonly string[]): { json: string; ids: readonly string[] } {
+  let r = returnedJson.get(records);
+  if (r === undefined) {
+    const json = JSON.stringify(records);
+    // JSON.stringify writes NUL and lone surrogates as \u escapes: one search of its output spares a test per key.
+    if (json.includes('\\u')) {
+      const ids = records.map(storableText);
+      r = { json: JSON.stringify(ids), ids };
+    } else r = { json, ids: records };
+    returnedJson.set(records, r);
+  }
+  return r;
 }

@@ -28,9 +28,11 @@ function recordOf(request: FastifyRequest): string | null {
  * The keys of the records an answer returned, bounded: none for a refusal, nor for a HEAD answer
  * (it sends no records); undefined when there are none.
  */
-function returnedOf(request: FastifyRequest, status: number): string[] | undefined {
+function returnedOf(request: FastifyRequest, status: number): readonly string[] | undefined {
   const keys = request.answerRecords;
   if (keys === undefined || keys.length === 0 || status >= 400 || request.method === 'HEAD') return undefined;
+  // Within bounds (every page is) the answer's own array goes on: a page served again keeps one serialization of it.
+  if (keys.length <= MAX_ANSWER_RECORDS && keys.every((k) => k.length <= ANSWER_RECORD_CHARS)) return keys;
   return keys.slice(0, MAX_ANSWER_RECORDS).map((k) => (k.length > ANSWER_RECORD_CHARS ? k.slice(0, ANSWER_RECORD_CHARS) : k));
 }
 
