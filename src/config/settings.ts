@@ -165,7 +165,7 @@ export const SETTINGS = {
   listPageCacheMb: setting({
     env: 'LIST_PAGE_CACHE_MB',
     flag: '--list-page-cache-mb <n>',
-    description: 'memory for alert and company list pages, each served again while its project is unchanged (0 turns it off)',
+    description: 'memory for alert, company and execution list pages, each served again while its project is unchanged (0 turns it off)',
     default: 64,
     parse: int(0, 65_536),
   }),

@@ -47,7 +47,7 @@ export interface ProjectReader {
   getCompany(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
-  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<StoredExecution[]>;
+  listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredExecution[]>;
   /** A page of the project's alert summaries. */
   listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredAlertSummary[]>;
   listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredCompany[]>;

@@ -1,5 +1,5 @@
 /**
- * Sends one keyset page of a list route (alerts, companies): the records it returned noted for the
+ * Sends one keyset page of a list route (alerts, companies, a customer's executions): the records it returned noted for the
  * access log, an ETag over the rows' ETags and the next cursor, `Link: rel="next"`, the rows as a
  * JSON array. What it derives from a page is kept with the store's rows array: the store's page
  * cache hands out the same array while the page is current, so a repeated page is not hashed,
@@ -27,8 +27,10 @@ export interface ListPageOptions<R extends PageRow> {
   path: string;
   /** The query the cursor is bound to (operation, project, filters). */
   queryId: string;
-  /** The record key of a row (the cursor's tie key and the access log's id). */
+  /** The cursor's tie key of a row. */
   keyOf: (row: R) => string;
+  /** The id the access log keeps for a row, when it is not its tie key. */
+  recordOf?: (row: R) => string;
   limit: number;
   encoding: Encoding;
   secret: Buffer;
@@ -49,7 +51,7 @@ const derivedOf = new WeakMap<readonly PageRow[], { url: string; derived: Derive
 
 function derive<R extends PageRow>(rows: readonly R[], params: Parameters, o: ListPageOptions<R>): Derived {
   const page = rows.slice(0, o.limit);
-  const ids = page.map(o.keyOf);
+  const ids = page.map(o.recordOf ?? o.keyOf);
   const hash = createHash('sha256');
   for (const r of page) hash.update(r.etag).update('\n');
   let link: string | undefined;

@@ -1,20 +1,25 @@
 /**
- * Pages of the alert and company lists kept in memory, each with the change stamp its project had
+ * Pages of the alert and company lists and of customers' executions kept in memory, each with the change stamp its project had
  * before the page was read. A page is served again only while the store says nothing of the project
  * changed since that stamp, so a cached page is exactly what a fresh read would return; the rows are
  * stored bytes, and every answer is still rendered (signed URLs, encodings) per request.
  */
 import { LRUCache } from 'lru-cache';
-import type { Store, StoredAlertSummary, StoredCompany } from './store.js';
+import type { Store, StoredAlertSummary, StoredCompany, StoredExecution } from './store.js';
 
 /** What the cache counts, for /metrics. */
 export interface ListPageCacheObserver {
-  (list: 'alerts' | 'companies', outcome: 'hit' | 'miss' | 'stale'): void;
+  (list: ListName, outcome: 'hit' | 'miss' | 'stale'): void;
 }
+
+/** The lists whose pages are kept. */
+export type ListName = 'alerts' | 'companies' | 'executions';
+
+type PageRow = StoredAlertSummary | StoredCompany | StoredExecution;
 
 interface Entry {
   stamp: string;
-  rows: readonly (StoredAlertSummary | StoredCompany)[];
+  rows: readonly PageRow[];
 }
 
 // Per row beyond its bytes: the objects, strings and the entry's key.
@@ -27,15 +32,15 @@ function sizeOf(entry: Entry): number {
 }
 
 /**
- * Wraps `store` so its listAlerts and listCompanies answer from memory while the project is unchanged;
+ * Wraps `store` so its listAlerts, listCompanies and listExecutions answer from memory while the project is unchanged;
  * every other member passes through. `maxBytes` 0 returns the store as it is.
  */
 export function withListPageCache(store: Store, maxBytes: number, observe?: ListPageCacheObserver): Store {
   if (maxBytes <= 0) return store;
   const cache = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf });
 
-  async function cached<R extends StoredAlertSummary | StoredCompany>(
-    list: 'alerts' | 'companies',
+  async function cached<R extends PageRow>(
+    list: ListName,
     project: string,
     args: readonly unknown[],
     read: () => Promise<readonly R[]>,
@@ -59,11 +64,16 @@ export function withListPageCache(store: Store, maxBytes: number, observe?: List
     cached('alerts', project, [filter, after ?? null, limit, fields ?? null], () => store.listAlerts(project, filter, after, limit, fields));
   const listCompanies: Store['listCompanies'] = (project, filter, after, limit, fields) =>
     cached('companies', project, [filter, after ?? null, limit, fields ?? null], () => store.listCompanies(project, filter, after, limit, fields));
+  const listExecutions: Store['listExecutions'] = (project, customerKey, filter, after, limit, fields) =>
+    cached('executions', project, [customerKey, filter, after ?? null, limit, fields ?? null], () =>
+      store.listExecutions(project, customerKey, filter, after, limit, fields),
+    );
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, prop) {
       if (prop === 'listAlerts') return listAlerts;
       if (prop === 'listCompanies') return listCompanies;
+      if (prop === 'listExecutions') return listExecutions;
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       let fn = bound.get(prop);

@@ -246,7 +246,7 @@ export interface Store extends AccessLogStore, AccessLogPruning {
     after: ExecutionPosition | undefined,
     limit: number,
     fields?: ReadFields,
-  ): Promise<StoredExecution[]>;
+  ): Promise<readonly StoredExecution[]>;
   /** One page of alert summaries in keyset order; `fields` says which stored bytes of each summary a row carries. */
   listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredAlertSummary[]>;
   /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */

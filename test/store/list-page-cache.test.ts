@@ -13,7 +13,7 @@ import { writeChanges } from '../../src/store/postgres/postgres-changes.js';
 import type { Store } from '../../src/store/store.js';
 import { harness, storeHarnesses, type Harness } from '../support/store-harness.js';
 import { postgresWanted } from '../support/stores.js';
-import { alert, customer, day } from '../support/upserts.js';
+import { alert, customer, day, execution } from '../support/upserts.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -76,6 +76,20 @@ describe.each(storeHarnesses())('list page cache on $adapter', ({ make }) => {
     expect(plainRows.every((r) => r.body !== null && r.body.length > 0)).toBe(true);
     // And the same page again, from memory, as it was.
     expect(keys(await cached.listAlerts('p', DESC, undefined, 1))).toEqual(['b']);
+  });
+
+  it('keeps a customer’s execution pages apart from another’s, and reads them afresh after an execution is stored', async () => {
+    const store = await openHarness(make());
+    const outcomes: string[] = [];
+    const cached = withListPageCache(store, 1 << 20, (list, outcome) => outcomes.push(`${list} ${outcome}`));
+    await store.writeBatch([execution('p', 'c1', 'e1', day(1)), execution('p', 'c2', 'e2', day(1))]);
+    const ids = (rows: readonly { executionId: string }[]): string[] => rows.map((r) => r.executionId);
+    expect(ids(await cached.listExecutions('p', 'c1', { order: 'desc' }, undefined, 10))).toEqual(['e1']);
+    expect(ids(await cached.listExecutions('p', 'c2', { order: 'desc' }, undefined, 10))).toEqual(['e2']);
+    expect(ids(await cached.listExecutions('p', 'c1', { order: 'desc' }, undefined, 10))).toEqual(['e1']);
+    await store.writeBatch([execution('p', 'c1', 'e3', day(2))]);
+    expect(ids(await cached.listExecutions('p', 'c1', { order: 'desc' }, undefined, 10))).toEqual(['e3', 'e1']);
+    expect(outcomes).toEqual(['executions miss', 'executions miss', 'executions hit', 'executions stale']);
   });
 
   it('is not a cache when given no memory', async () => {

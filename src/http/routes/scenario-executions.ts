@@ -1,16 +1,14 @@
 /** GET /customers/:customerId/scenario-executions — filtered, keyset-paged execution history. */
-import { createHash } from 'node:crypto';
 import { ServiceError } from '../../contract/error-codes.js';
 import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import { recordKey } from '../../contract/record-key.js';
 import type { ExecutionFilter, ExecutionPosition } from '../../store/store.js';
-import { noteAnswerRecords } from '../access-log-hook.js';
-import { decodeCursor, encodeCursor } from '../cursors.js';
-import { instantOf, nextPageUrl } from '../list-query.js';
+import { decodeCursor } from '../cursors.js';
+import { sendListPage } from '../list-page.js';
+import { instantOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
-import { sendAnswer } from '../respond.js';
 import type { RouteDeps } from './send-record.js';
 
 const OP = OPERATIONS.getCustomerScenarioExecutions;
@@ -34,22 +32,19 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       }
       after = { sortKey: pos[0], executionId: pos[1] };
     }
-    if (!(await reader.customerKnown(customerId))) throw new ServiceError('not_found', 'no customer with this id');
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const rows = await reader.listExecutions(customerId, filter, after, limit + 1, encoding);
-    const page = rows.slice(0, limit);
-    const hash = createHash('sha256');
-    for (const r of page) hash.update(r.etag).update('\n');
-    if (rows.length > limit) {
-      const last = page[page.length - 1]!;
-      const next = encodeCursor(deps.secret, queryId, [last.sortKey, last.executionId]);
-      hash.update(next);
-      reply.header('link', `<${nextPageUrl(`${deps.basePath}/customers/${encodeURIComponent(customerId)}/scenario-executions`, params, next)}>; rel="next"`);
-    }
-    // The customer stays the entry's record; the executions returned are named for "who saw execution X".
-    noteAnswerRecords(request, page.map((r) => recordKey(r.executionId)));
-    await sendAnswer(request, reply, page, encoding, {
-      etag: hash.digest('base64url').slice(0, 27),
+    // A page with rows names a known customer; only an empty one asks whether the customer exists.
+    if (rows.length === 0 && !(await reader.customerKnown(customerId))) throw new ServiceError('not_found', 'no customer with this id');
+    await sendListPage(request, reply, params, rows, {
+      path: `${deps.basePath}/customers/${encodeURIComponent(customerId)}/scenario-executions`,
+      queryId,
+      keyOf: (r) => r.executionId,
+      // The customer stays the entry's record; the executions returned are named for "who saw execution X".
+      recordOf: (r) => recordKey(r.executionId),
+      limit,
+      encoding,
+      secret: deps.secret,
       cacheControl: deps.cacheControl,
       charge: reader.charge,
     });
