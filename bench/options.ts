@@ -21,6 +21,8 @@ export interface BenchOptions {
   keep: boolean;
   /** Also serve each store with ACCESS_LOG=off, measured in the same rotation, to price the access log. */
   accessLogAb: boolean;
+  /** Also serve each store with the list page cache off, measured in the same rotation: what a page costs when it is read. */
+  pageCacheAb: boolean;
   /** Threads of the load generator (wrk). */
   wrkThreads: number;
 }
@@ -32,7 +34,7 @@ const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128
 
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
                       [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
-                      [--access-log-ab] [--wrk-threads N]`;
+                      [--access-log-ab] [--page-cache-ab] [--wrk-threads N]`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -66,6 +68,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cpu-prof': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'access-log-ab': { type: 'boolean', default: false },
+      'page-cache-ab': { type: 'boolean', default: false },
       'wrk-threads': { type: 'string', default: '1' },
       help: { type: 'boolean', default: false },
     },
@@ -93,6 +96,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: values['cpu-prof'],
     keep: values.keep,
     accessLogAb: values['access-log-ab'],
+    pageCacheAb: values['page-cache-ab'],
     wrkThreads: Math.round(positive('wrk-threads', values['wrk-threads'])),
   };
 }

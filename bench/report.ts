@@ -53,6 +53,9 @@ export function formatTable(rows: Row[]): string {
 /** Name suffix of a store served with ACCESS_LOG=off (npm run bench -- --access-log-ab). */
 export const NO_ACCESS_LOG = '-nolog';
 
+/** Name suffix of a store served with the list page cache off (npm run bench -- --page-cache-ab). */
+export const NO_PAGE_CACHE = '-nocache';
+
 /** RATIO lines at the reference connection count, ACCESS_LOG lines, then IMPORT and STARTUP lines. */
 export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): string {
   const out: string[] = [];

@@ -27,7 +27,7 @@ import { SCENARIOS, companyPath, feedPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
-import { NO_ACCESS_LOG, calibrationVerdicts, formatCalibration, formatLines, formatTable, type StoreFacts } from './report.js';
+import { NO_ACCESS_LOG, NO_PAGE_CACHE, calibrationVerdicts, formatCalibration, formatLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
 
 const CEILING = 'ceiling';
@@ -116,6 +116,13 @@ try {
       sides.push({ ...side, name: `${kind}${NO_ACCESS_LOG}`, base: twin.base, etags: new Map(), etagMinute: -1 });
       cpuPids.set(`${kind}${NO_ACCESS_LOG}`, pidsOf(kind, twin.pid));
     }
+    if (opts.pageCacheAb) {
+      // The same store with every list page read from the store: what a page costs when it is not in memory.
+      const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, [], ['--list-page-cache-mb', '0']);
+      stoppers.unshift(() => twin.stop());
+      sides.push({ ...side, name: `${kind}${NO_PAGE_CACHE}`, base: twin.base, etags: new Map(), etagMinute: -1 });
+      cpuPids.set(`${kind}${NO_PAGE_CACHE}`, pidsOf(kind, twin.pid));
+    }
   }
   const dataFile = join(runDir, 'ceiling.bin');
   writeCeilingData(dataFile, captured);
@@ -140,7 +147,7 @@ try {
     requests: (s, t) => lists.get(s, t),
     log,
     // The access log flushes every 250 ms: its last batch of a window is paid in that window.
-    cpuSettleMs: opts.accessLogAb ? 300 : undefined,
+    cpuSettleMs: opts.accessLogAb || opts.pageCacheAb ? 300 : undefined,
   };
   const count = scenarios.length * opts.connections.length * opts.reps * plan.targets.length;
   log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);
