@@ -252,6 +252,14 @@ describe('the case files of the console in a browser', () => {
     await page.getByText(`${kept.length} compan${kept.length === 1 ? 'y' : 'ies'}`, { exact: true }).waitFor();
     expect(errors).toEqual([]);
     await close();
+
+    // On a phone the filters fold above the list.
+    const phone = await open(`/companies?riskScore=${encodeURIComponent(risk)}`, 390);
+    await phone.page.getByText(`${kept.length} compan${kept.length === 1 ? 'y' : 'ies'}`, { exact: true }).waitFor();
+    expect(await phone.page.locator('.filters details').getAttribute('open')).toBeNull();
+    await phone.page.screenshot({ path: join(SHOTS, 'companies-390.png') });
+    expect(await seriousViolations(phone.page)).toEqual([]);
+    await phone.close();
   });
 
   it.skipIf(!chromiumPresent)('names every scope the console reads with on the sign-in screen', async () => {
