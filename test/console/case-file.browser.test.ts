@@ -59,6 +59,16 @@ async function open(path: string, width = 1280): Promise<{ page: Page; errors: s
   return { page, errors, close: () => context.close() };
 }
 
+/** Presses Tab from the top of the page until `test` holds of the focus; the number of presses, or -1 when it never did within `max`. */
+async function tabTo(page: Page, test: () => boolean, max = 60): Promise<number> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(test)) return i;
+  }
+  return -1;
+}
+
 /** The page printed to PDF as Chromium prints it (print media, the print state), and the text of its pages; a screenshot of the print layout too. */
 async function printed(page: Page, name: string): Promise<string> {
   await page.emulateMedia({ media: 'print' });
@@ -82,6 +92,9 @@ describe('the case files of the console in a browser', () => {
     const { page, errors, close } = await open(`/alerts/${DUPLICATE.id}`);
     const duplicate = page.locator('section[aria-labelledby="duplicate"]');
     await duplicate.getByRole('heading', { name: 'Suspected duplicate' }).waitFor();
+    // The keyboard reaches the Print button and the duplicate's executions link.
+    expect(await tabTo(page, () => document.activeElement?.classList.contains('print-button') === true)).toBeGreaterThan(0);
+    expect(await tabTo(page, () => document.activeElement?.closest('.duplicates') !== null && document.activeElement?.tagName === 'A')).toBeGreaterThan(0);
     const text = (await duplicate.textContent())!;
     for (const party of [DUPLICATE.duplicateData!.original, DUPLICATE.duplicateData!.duplicate]) {
       expect(text).toContain(party.customerId);
@@ -221,6 +234,7 @@ describe('the case files of the console in a browser', () => {
     for (const status of ALERT_STATUSES) {
       await counts.getByRole('link', { name: `${status} ${high.filter((a) => a.status === status).length}`, exact: true }).waitFor();
     }
+    expect(await tabTo(page, () => document.activeElement?.closest('.status-counts') !== null)).toBeGreaterThan(0);
     const open_ = high.filter((a) => a.status === 'Open');
     await counts.getByRole('link', { name: `Open ${open_.length}`, exact: true }).click();
     await page.waitForURL(/severity=High/);
@@ -245,6 +259,7 @@ describe('the case files of the console in a browser', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     // A country no company has: nothing matches, and the sentence says so; back restores the risk filter.
+    expect(await tabTo(page, () => document.activeElement?.id === 'country')).toBeGreaterThan(0);
     await page.getByLabel('Country').selectOption('ATA');
     await page.waitForURL(/country=ATA/);
     await page.getByText('No company matches these filters.').waitFor();
