@@ -58,8 +58,8 @@ const CREDENTIALS = {
   AMLScreeningsResults: 'AML screening',
 } as const;
 
-/** Subject fields not worth an analyst's line: image bytes, and ids already shown elsewhere. */
-const HIDDEN_SUBJECT = new Set(['id', 'base64', 'base64_front', 'base64_back', 'reviewAnswer', 'reviewRejectType', 'reviewRejectLabels']);
+/** Subject fields not shown on a line of their own: image bytes, the holder's id, the review and entry fields (said once above). */
+const HIDDEN_SUBJECT = new Set(['id', 'base64', 'base64_front', 'base64_back', 'reviewAnswer', 'reviewRejectType', 'reviewRejectLabels', 'entryDate', 'entryTime', 'isSandbox']);
 
 /** The review outcome: GREEN approved, RED rejected with its type and labels. */
 function reviewText(subject: Record<string, unknown>): string | undefined {
@@ -72,9 +72,15 @@ function reviewText(subject: Record<string, unknown>): string | undefined {
   return `rejected${kind}${labels.length > 0 ? `: ${labels.join(', ')}` : ''}`;
 }
 
-/** The subject's facts as label and words; nested objects (personal data) one level flattened. */
+/**
+ * The subject's facts as label and words; nested objects (personal data) one level flattened, the
+ * entry's date and time as one fact, the sandbox flag only when it is set.
+ */
 function subjectFacts(subject: Record<string, unknown>): [string, string][] {
   const facts: [string, string][] = [];
+  const entered = [subject.entryDate, subject.entryTime].filter((v): v is string => typeof v === 'string' && v !== '');
+  if (entered.length > 0) facts.push(['Entered', entered.join(' ')]);
+  if (subject.isSandbox === true) facts.push(['Sandbox', 'yes: generated in a sandbox environment']);
   for (const [name, value] of Object.entries(subject)) {
     if (HIDDEN_SUBJECT.has(name) || value === null || value === '' || value === undefined) continue;
     if (typeof value === 'object' && !Array.isArray(value)) {
