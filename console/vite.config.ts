@@ -35,7 +35,7 @@ export default defineConfig({
     // Vite would inline small assets as data: URLs; files keep every asset under the CSP's 'self'.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
-    // One bundle for now (React, TanStack, the client and its contract schemas); split when screens grow.
+    // The entry bundle (React, TanStack, the client and its contract schemas); pdf.js is a lazy chunk of its own.
     chunkSizeWarningLimit: 700,
   },
 });

@@ -1,6 +1,7 @@
 /** The service's typed client for the signed-in key, the query hooks of the screens, and what their errors mean. */
 import { QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { ClientError, createClient, type AlertsQuery, type ComplianceClient, type Page, type ScenarioExecutionsQuery } from '../../src/client/client.js';
+import { ClientError, createClient, type AlertCountsQuery, type AlertsQuery, type CompaniesQuery, type ComplianceClient, type Page, type ScenarioExecutionsQuery } from '../../src/client/client.js';
+import type { AlertCounts } from '../../src/contract/alert-counts.js';
 import type { CompanySummary } from '../../src/contract/company-summary.js';
 import type { Alert, CompanyDetails, Execution } from '../../src/contract/index.js';
 import type { AlertSummary } from '../../src/contract/alert-summary.js';
@@ -8,6 +9,15 @@ import { currentKey, signOut } from './auth.js';
 
 /** The API's base path on the origin serving the console, as the service writes it into index.html. */
 const API_BASE = `${window.location.origin}${document.querySelector<HTMLMetaElement>('meta[name="compliance-api-base"]')?.content ?? '/v1'}`;
+
+/** True for a URL of the service's own document files (`<base>/files/…` on this origin): the only ones previewed. */
+export function isServiceFile(url: string): boolean {
+  try {
+    return new URL(url, window.location.href).href.startsWith(`${API_BASE}/files/`);
+  } catch {
+    return false;
+  }
+}
 
 /** A 429 answer: how long the service asks us to wait before asking again. */
 export class RateLimited extends Error {
@@ -85,6 +95,11 @@ export function useAlertPages(filters: AlertFilters) {
   });
 }
 
+/** How many alerts each status holds under the inbox's other filters. */
+export function useAlertCounts(filters: AlertCountsQuery) {
+  return useQuery({ queryKey: ['alert-counts', filters], queryFn: (): Promise<AlertCounts> => client().countAlerts(filters) });
+}
+
 /** A customer's execution filters as the URL holds them. */
 export type ExecutionFilters = Pick<ScenarioExecutionsQuery, 'status' | 'scenarioId' | 'objectType' | 'from' | 'to' | 'order'>;
 
@@ -106,11 +121,33 @@ export function useCompany(id: string) {
   return useQuery({ queryKey: ['company', id], queryFn: (): Promise<CompanyDetails> => client().getCompanyDetails(id) });
 }
 
+/**
+ * The company an alert's customer is, by its name (from its claims, else its id); null when the
+ * API has no company file for it (404: an individual customer). Other refusals leave it unknown.
+ */
+export function useCustomerCompany(customerId: string) {
+  return useQuery({
+    queryKey: ['customer-company', customerId],
+    queryFn: async (): Promise<{ name: string } | null> => {
+      try {
+        const company = await client().getCompanyDetails(customerId);
+        return { name: company.companyClaims?.find((c) => c.companyName)?.companyName ?? customerId };
+      } catch (error) {
+        if (error instanceof ClientError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+/** The company list's search and filters as the URL holds them. */
+export type CompanyFilters = Pick<CompaniesQuery, 'q' | 'status' | 'onboardingLevel' | 'riskScore' | 'country'>;
+
 /** Company summaries for a search (by relevance) or, without one, newest update first; more pages by the Link cursor. */
-export function useCompanyPages(q: string | undefined) {
+export function useCompanyPages(filters: CompanyFilters) {
   return useInfiniteQuery({
-    queryKey: ['companies', q ?? ''],
-    queryFn: ({ pageParam }): Promise<Page<CompanySummary>> => client().listCompanies({ q, limit: PAGE_SIZE, cursor: pageParam }),
+    queryKey: ['companies', filters],
+    queryFn: ({ pageParam }): Promise<Page<CompanySummary>> => client().listCompanies({ ...filters, limit: PAGE_SIZE, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.nextUrl === undefined ? undefined : (new URL(last.nextUrl).searchParams.get('cursor') ?? undefined)),
   });

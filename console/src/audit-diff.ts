@@ -65,3 +65,34 @@ export function valueInWords(value: unknown): string {
 export function truncated(text: string, max = 80): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+const NOTE_PATH = /^notes(\[\d+\])?$/;
+const NOTE_DOCUMENT_PATH = /^notes\[\d+\]\.documents(\[\d+\])?$/;
+
+/** The name of a note-like value, if it has one. */
+function noteName(value: unknown): string | undefined {
+  return isPlainObject(value) && typeof value.name === 'string' && value.name !== '' ? value.name : undefined;
+}
+
+/** The file name of a note's document, if it has one. */
+function fileName(value: unknown): string | undefined {
+  return isPlainObject(value) && typeof value.filename === 'string' && value.filename !== '' ? value.filename : undefined;
+}
+
+/**
+ * A note added or removed (`notes[2]`, or the whole `notes` list) reads as its name, `note “Call with
+ * the customer”`, and a note's document as its file name, not as their fields; undefined for any other path or value.
+ */
+export function noteInWords(path: string, value: unknown): string | undefined {
+  if (NOTE_DOCUMENT_PATH.test(path)) {
+    const files = (Array.isArray(value) ? value : [value]).map(fileName);
+    if (files.length === 0 || files.some((f) => f === undefined)) return undefined;
+    return `${files.length === 1 ? 'document' : 'documents'} ${files.map((f) => `“${f}”`).join(', ')}`;
+  }
+  if (!NOTE_PATH.test(path)) return undefined;
+  const name = noteName(value);
+  if (name !== undefined) return `note “${name}”`;
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const names = value.map(noteName);
+  return names.every((n) => n !== undefined) ? `${names.length === 1 ? 'note' : 'notes'} ${names.map((n) => `“${n}”`).join(', ')}` : undefined;
+}

@@ -6,6 +6,11 @@ function classOf(meta: unknown): string | undefined {
   return (meta as { className?: string } | undefined)?.className;
 }
 
+/** A column's header as text, for a phone's card layout to label each cell (CSS `attr(data-label)`). */
+function labelOf(header: unknown): string | undefined {
+  return typeof header === 'string' ? header : undefined;
+}
+
 export function DataTable<T>({ table, className, labelledBy, rowClassName }: { table: Table<T>; className: string; labelledBy: string; rowClassName?: (row: T) => string | undefined }) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={labelledBy}>
@@ -25,7 +30,7 @@ export function DataTable<T>({ table, className, labelledBy, rowClassName }: { t
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id} className={rowClassName?.(row.original)}>
               {row.getVisibleCells().map((cell) => (
-                <td key={cell.id} className={classOf(cell.column.columnDef.meta)}>
+                <td key={cell.id} className={classOf(cell.column.columnDef.meta)} data-label={labelOf(cell.column.columnDef.header)}>
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
                 </td>
               ))}

@@ -1,9 +1,10 @@
 /**
- * A small typed client of the three read operations. Paths, parameter names and types come
+ * A small typed client of the read operations. Paths, parameter names and types come
  * from OPERATIONS and the contract's schemas, so the client changes when the contract does.
  */
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Alert, CompanyDetails, ErrorBody, Execution } from '../contract/index.js';
+import type { AlertCounts } from '../contract/alert-counts.js';
 import type { AlertSummary } from '../contract/alert-summary.js';
 import type { CompanySummary } from '../contract/company-summary.js';
 import type { Change } from '../contract/change.js';
@@ -21,6 +22,8 @@ export type ScenarioExecutionsQuery = QueryOf<typeof OPERATIONS.getCustomerScena
 
 /** Filters, sort, order, page size and cursor of listAlerts. */
 export type AlertsQuery = QueryOf<typeof OPERATIONS.listAlerts.query>;
+/** Filters of countAlerts: the list's, without status, sort, order, limit and cursor. */
+export type AlertCountsQuery = QueryOf<typeof OPERATIONS.countAlerts.query>;
 /** Filters, search, order, page size and cursor of listCompanies. */
 export type CompaniesQuery = QueryOf<typeof OPERATIONS.listCompanies.query>;
 
@@ -78,6 +81,8 @@ export interface ComplianceClient {
   listAlerts(query?: AlertsQuery): Promise<Page<AlertSummary>>;
   /** Every alert summary matching `query`, page after page, following the Link header. */
   iterateAlerts(query?: AlertsQuery): AsyncGenerator<AlertSummary, void, undefined>;
+  /** How many of the project's alerts match `query`, in all and by status (every status, zero included). */
+  countAlerts(query?: AlertCountsQuery): Promise<AlertCounts>;
   /** One page of the project's company summaries matching `query` (search results by relevance). */
   listCompanies(query?: CompaniesQuery): Promise<Page<CompanySummary>>;
   /** Every company summary matching `query`, page after page, following the Link header. */
@@ -149,6 +154,11 @@ export function createClient(options: ClientOptions): ComplianceClient {
     },
     listAlerts: (query = {}) => alerts(query),
     iterateAlerts: (query = {}) => itemsOf(alerts(query)),
+    async countAlerts(query = {}) {
+      const op = OPERATIONS.countAlerts;
+      const response = await get(base + pathOf(op, {}) + searchOf(op, query));
+      return (await response.json()) as AlertCounts;
+    },
     listChanges: (query = {}) => changes(query),
     async *iterateChanges(query = {}) {
       let page = await changes(query);

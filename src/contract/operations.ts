@@ -1,11 +1,12 @@
 /**
- * The three read operations: path, parameters, scope and response schema. The HTTP layer
+ * The read operations: path, parameters, scope and response schema. The HTTP layer
  * validates requests from these definitions and the OpenAPI document is generated from them.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Alert } from './alert.js';
 import { Change } from './change.js';
 import { CompanyDetails } from './company.js';
+import { AlertCounts } from './alert-counts.js';
 import { AlertSummary } from './alert-summary.js';
 import { CompanySummary } from './company-summary.js';
 import { AlertCategory, AlertSeverity, AlertStatus, AlertType, CountryAlpha3, CustomerStatus, ExecutionStatus, OnboardingLevel, RiskScore, RuleObjectType } from './enums.js';
@@ -60,6 +61,32 @@ export const InstantParameter = Type.String({
   pattern: `^${DATE}(?:${TIME})?$`,
   description: 'an ISO 8601 instant: RFC 3339 date-time, or a date meaning 00:00 UTC (February 29 only in a leap year)',
 });
+
+/** The alert list's parameters: its filters, then sort, order, page size and cursor. */
+const ALERT_LIST_QUERY = {
+  status: { schema: AlertStatus, repeatable: true, description: 'only alerts with this status (repeat for any of several)' },
+  severity: { schema: AlertSeverity, repeatable: true, description: 'only alerts with this severity (repeat for any of several)' },
+  category: { schema: AlertCategory, repeatable: true, description: 'only alerts of this category (repeat for any of several)' },
+  type: { schema: AlertType, repeatable: true, description: 'only alerts of this type (repeat for any of several)' },
+  customerId: { schema: Id, description: 'only alerts of this customer (uuids match in either case)' },
+  assignedTo: { schema: Id, description: 'only alerts assigned to this value; `none` for alerts assigned to no one' },
+  seen: { schema: StringEnum(['true', 'false'] as const), description: 'only alerts seen (true) or not seen (false)' },
+  createdFrom: { schema: InstantParameter, description: 'only alerts whose createdAt is at or after this instant' },
+  createdTo: { schema: InstantParameter, description: 'only alerts whose createdAt is before this instant' },
+  updatedFrom: { schema: InstantParameter, description: 'only alerts whose updatedAt is at or after this instant' },
+  updatedTo: { schema: InstantParameter, description: 'only alerts whose updatedAt is before this instant' },
+  sort: { schema: StringEnum(['updatedAt', 'createdAt'] as const), description: 'the instant the list is ordered by, ties by alert id (default updatedAt)' },
+  order: { schema: StringEnum(['desc', 'asc'] as const), description: 'sort direction (default desc: newest first)' },
+  limit: {
+    schema: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+    parse: 'integer',
+    description: `page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+  },
+  cursor: { schema: Type.String({ minLength: 1, maxLength: 4096 }), description: "opaque position from the previous page's Link header; only valid with the same filters, sort and order" },
+} as const satisfies Record<string, QueryParameter>;
+
+// The counts take the list's filters, except status (they count by it) and the paging ones.
+const { status: _status, sort: _sort, order: _order, limit: _limit, cursor: _cursor, ...ALERT_COUNT_QUERY } = ALERT_LIST_QUERY;
 
 export const OPERATIONS = {
   getCompanyDetails: {
@@ -142,29 +169,18 @@ export const OPERATIONS = {
     path: '/alerts',
     scope: 'alerts:read',
     pathParameters: {},
-    query: {
-      status: { schema: AlertStatus, repeatable: true, description: 'only alerts with this status (repeat for any of several)' },
-      severity: { schema: AlertSeverity, repeatable: true, description: 'only alerts with this severity (repeat for any of several)' },
-      category: { schema: AlertCategory, repeatable: true, description: 'only alerts of this category (repeat for any of several)' },
-      type: { schema: AlertType, repeatable: true, description: 'only alerts of this type (repeat for any of several)' },
-      customerId: { schema: Id, description: 'only alerts of this customer (uuids match in either case)' },
-      assignedTo: { schema: Id, description: 'only alerts assigned to this value; `none` for alerts assigned to no one' },
-      seen: { schema: StringEnum(['true', 'false'] as const), description: 'only alerts seen (true) or not seen (false)' },
-      createdFrom: { schema: InstantParameter, description: 'only alerts whose createdAt is at or after this instant' },
-      createdTo: { schema: InstantParameter, description: 'only alerts whose createdAt is before this instant' },
-      updatedFrom: { schema: InstantParameter, description: 'only alerts whose updatedAt is at or after this instant' },
-      updatedTo: { schema: InstantParameter, description: 'only alerts whose updatedAt is before this instant' },
-      sort: { schema: StringEnum(['updatedAt', 'createdAt'] as const), description: 'the instant the list is ordered by, ties by alert id (default updatedAt)' },
-      order: { schema: StringEnum(['desc', 'asc'] as const), description: 'sort direction (default desc: newest first)' },
-      limit: {
-        schema: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
-        parse: 'integer',
-        description: `page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
-      },
-      cursor: { schema: Type.String({ minLength: 1, maxLength: 4096 }), description: "opaque position from the previous page's Link header; only valid with the same filters, sort and order" },
-    },
+    query: ALERT_LIST_QUERY,
     response: Type.Array(AlertSummary),
     headers: { Link: { description: 'RFC 8288 link to the next page (rel="next"), with the same filters; absent on the last page' } },
+  },
+  countAlerts: {
+    operationId: 'countAlerts',
+    summary: "Count the project's alerts by status",
+    path: '/alerts/counts',
+    scope: 'alerts:read',
+    pathParameters: {},
+    query: ALERT_COUNT_QUERY,
+    response: AlertCounts,
   },
   listChanges: {
     operationId: 'listChanges',

@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ServiceError } from '../contract/error-codes.js';
 import type {
+  AlertCountFilter,
   AlertFilter,
   AlertPosition,
   ChangePosition,
@@ -50,6 +51,8 @@ export interface ProjectReader {
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredExecution[]>;
   /** A page of the project's alert summaries. */
   listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredAlertSummary[]>;
+  /** How many of the project's alerts match `filter`, by status. */
+  countAlerts(filter: AlertCountFilter): Promise<Map<string, number>>;
   listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredCompany[]>;
   /** A page of the project's change feed, and a wait for its next change (see Store). */
   listChanges(after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
@@ -138,6 +141,7 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    countAlerts: (filter) => store.countAlerts(project, filter),
     listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listChanges: (after, limit) => store.listChanges(project, after, limit),
     waitForChanges: (after, ms, signal) => store.waitForChanges(project, after, ms, signal),

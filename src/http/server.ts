@@ -19,6 +19,7 @@ import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { SETTINGS } from '../config/settings.js';
 import { alertRoute } from './routes/alerts.js';
 import { alertsListRoute } from './routes/alerts-list.js';
+import { alertsCountsRoute } from './routes/alerts-counts.js';
 import { companyDetailsRoute } from './routes/company-details.js';
 import { companiesListRoute } from './routes/companies-list.js';
 import { fileDownloadRoute } from './routes/file-download.js';
@@ -205,6 +206,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   scenarioExecutionsRoute(routeDeps);
   alertRoute(routeDeps);
   alertsListRoute(routeDeps);
+  alertsCountsRoute(routeDeps);
   // Long polls of the change feed end as the server starts closing, not at the end of the grace period.
   const closing = new AbortController();
   // Not a preClose hook: any such hook defers the listening socket's close by a turn, so a new

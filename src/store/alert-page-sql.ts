@@ -2,7 +2,7 @@
 import { ALL_FIELDS, type ReadFields } from '../wire/record-bytes.js';
 import type { PageQuery } from './execution-page-sql.js';
 import { BODY_AS_STORED, BODY_AS_TEXT, fieldsKey, recordOf, selectFields, SUMMARY_COLUMNS, type BodySelect, type FieldRow } from './record-columns.js';
-import type { AlertFilter, AlertPosition, StoredAlertSummary } from './store.js';
+import type { AlertCountFilter, AlertFilter, AlertPosition, StoredAlertSummary } from './store.js';
 
 /** How a dialect writes the page query: placeholders, booleans, the body column. */
 export interface AlertPageDialect {
@@ -24,14 +24,34 @@ export function alertPageQuery(
   dialect: AlertPageDialect,
   fields: ReadFields = ALL_FIELDS,
 ): PageQuery {
+  const { where, key, params, p } = alertWhere(project, filter, dialect);
+  const sort = filter.sort === 'createdAt' ? 'a.created_key' : 'a.updated_key';
+  key.unshift(filter.sort === 'createdAt' ? 'c' : 'u', filter.order === 'desc' ? 'd' : 'a', fieldsKey(fields));
+  if (after !== undefined) {
+    const cmp = filter.order === 'desc' ? '<' : '>';
+    where.push(`(${sort}, a.alert_key) ${cmp} (${p(after.sortKey)}, ${p(after.alertKey)})`);
+    key.push('x');
+  }
+  const dir = filter.order === 'desc' ? 'DESC' : 'ASC';
+  const sql =
+    `SELECT a.alert_key, ${sort} AS sort_key, ${selectFields(fields, 'a', dialect.bodyAs, SUMMARY_COLUMNS)} FROM alerts a ` +
+    `WHERE ${where.join(' AND ')} ORDER BY ${sort} ${dir}, a.alert_key ${dir} LIMIT ${p(limit)}`;
+  return { statementKey: key.join(''), sql, params };
+}
+
+/** The WHERE terms of an alert filter, their parameters, and a statement key naming their shape. */
+function alertWhere(
+  project: string,
+  filter: AlertCountFilter,
+  dialect: AlertPageDialect,
+): { where: string[]; key: string[]; params: unknown[]; p: (value: unknown) => string } {
   const params: unknown[] = [];
   const p = (value: unknown): string => {
     params.push(value);
     return dialect.placeholder(params.length);
   };
-  const sort = filter.sort === 'createdAt' ? 'a.created_key' : 'a.updated_key';
   const where = [`a.project = ${p(project)}`];
-  const key: string[] = [filter.sort === 'createdAt' ? 'c' : 'u', filter.order === 'desc' ? 'd' : 'a', fieldsKey(fields)];
+  const key: string[] = [];
   const set = (column: string, name: string, values: readonly string[] | undefined): void => {
     if (values === undefined || values.length === 0) return;
     where.push(`a.${column} IN (${values.map((v) => p(v)).join(', ')})`);
@@ -65,16 +85,28 @@ export function alertPageQuery(
   bound('created_key', '<', filter.createdTo, 'ct');
   bound('updated_key', '>=', filter.updatedFrom, 'uf');
   bound('updated_key', '<', filter.updatedTo, 'ut');
-  if (after !== undefined) {
-    const cmp = filter.order === 'desc' ? '<' : '>';
-    where.push(`(${sort}, a.alert_key) ${cmp} (${p(after.sortKey)}, ${p(after.alertKey)})`);
-    key.push('x');
-  }
-  const dir = filter.order === 'desc' ? 'DESC' : 'ASC';
-  const sql =
-    `SELECT a.alert_key, ${sort} AS sort_key, ${selectFields(fields, 'a', dialect.bodyAs, SUMMARY_COLUMNS)} FROM alerts a ` +
-    `WHERE ${where.join(' AND ')} ORDER BY ${sort} ${dir}, a.alert_key ${dir} LIMIT ${p(limit)}`;
-  return { statementKey: key.join(''), sql, params };
+  return { where, key, params, p };
+}
+
+/**
+ * How many of a project's alerts match `filter`, by status: one scan of an index that carries
+ * every filter column (a customer's when customerId is given), never the table's rows.
+ */
+export function alertCountQuery(project: string, filter: AlertCountFilter, dialect: AlertPageDialect): PageQuery {
+  const { where, key, params } = alertWhere(project, filter, dialect);
+  const sql = `SELECT a.status AS status, COUNT(*) AS n FROM alerts a WHERE ${where.join(' AND ')} GROUP BY a.status`;
+  return { statementKey: `n${key.join('')}`, sql, params };
+}
+
+/** A row of the count query as the drivers return it (PostgreSQL's count is a bigint, read as text). */
+export interface AlertCountRow {
+  status: string;
+  n: number | string;
+}
+
+/** Per-status counts of the count query's rows. */
+export function alertCountsOfRows(rows: readonly AlertCountRow[]): Map<string, number> {
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
 }
 
 /** A row of the alert page query as the drivers return it. */

@@ -134,6 +134,9 @@ export interface AlertFilter {
   order: SortOrder;
 }
 
+/** The filters the alert counts take: the list's, without its sort and order (status is what they count by). */
+export type AlertCountFilter = Omit<AlertFilter, 'sort' | 'order'>;
+
 /** Where an alert page starts: strictly after this position in the chosen sort and order. */
 export interface AlertPosition {
   sortKey: string;
@@ -249,6 +252,8 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   ): Promise<readonly StoredExecution[]>;
   /** One page of alert summaries in keyset order; `fields` says which stored bytes of each summary a row carries. */
   listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredAlertSummary[]>;
+  /** How many of the project's alerts match `filter`, by status (a status no alert has is absent). */
+  countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>>;
   /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */
   listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredCompany[]>;
   /**

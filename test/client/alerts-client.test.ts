@@ -1,8 +1,9 @@
-/** The client's alert list: one page and its next, every page through the iterator, filters typed by the contract. */
+/** The client's alert list: one page and its next, every page through the iterator, filters typed by the contract; the counts by status. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/contract/alert.js';
 import { alertSummaryOf } from '../../src/contract/alert-summary.js';
 import { ClientError, createClient, type AlertsQuery, type ComplianceClient } from '../../src/client/client.js';
+import { ALERT_STATUSES } from '../../src/contract/enums.js';
 import { listedAlert, listedAlertLine } from '../support/alert-list-records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -44,5 +45,12 @@ describe('client alert list', () => {
     expect(error).toBeInstanceOf(ClientError);
     expect((error as ClientError).status).toBe(400);
     expect((error as ClientError).body.issues?.[0]?.message).toMatch(/^createdFrom: /);
+  });
+
+  it('counts the alerts matching repeated filters by status, every status present', async () => {
+    const counts = await client.countAlerts({ severity: ['High', 'Low'] });
+    const kept = alerts.filter((a) => ['High', 'Low'].includes(a.record.severity));
+    expect(counts.total).toBe(kept.length);
+    expect(counts.byStatus).toEqual(Object.fromEntries(ALERT_STATUSES.map((s) => [s, kept.filter((a) => a.record.status === s).length])));
   });
 });

@@ -1,6 +1,6 @@
 /** The audit timeline's field diff: changed leaves by path, added and removed fields, values in words. */
 import { describe, expect, it } from 'vitest';
-import { auditDiff, truncated, valueInWords } from '../../console/src/audit-diff.js';
+import { auditDiff, noteInWords, truncated, valueInWords } from '../../console/src/audit-diff.js';
 
 describe('auditDiff', () => {
   it('reports a changed field with its old and new value and ignores equal ones', () => {
@@ -45,5 +45,27 @@ describe('valueInWords', () => {
   it('truncates long text with an ellipsis', () => {
     expect(truncated('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
     expect(truncated('short', 10)).toBe('short');
+  });
+});
+
+describe('noteInWords', () => {
+  const note = { id: 'n-1', name: 'Call with the customer', description: 'He confirmed the address', createdBy: 'ana', documents: [] };
+  it('names a note added or removed by its name, not its fields', () => {
+    expect(noteInWords('notes[3]', note)).toBe('note “Call with the customer”');
+    expect(noteInWords('notes', [note, { ...note, name: 'Second call' }])).toBe('notes “Call with the customer”, “Second call”');
+    expect(noteInWords('notes', [note])).toBe('note “Call with the customer”');
+  });
+  it('names a note’s document added or removed by its file name', () => {
+    const doc = { id: 'd-1', objectKey: 'k', filename: 'passport.pdf', mimetype: 'application/pdf' };
+    expect(noteInWords('notes[0].documents[1]', doc)).toBe('document “passport.pdf”');
+    expect(noteInWords('notes[0].documents', [doc, { ...doc, filename: 'bill.png' }])).toBe('documents “passport.pdf”, “bill.png”');
+    expect(noteInWords('notes[0].documents[1]', { id: 'd-1' })).toBeUndefined();
+  });
+
+  it('leaves other paths and nameless values to valueInWords', () => {
+    expect(noteInWords('notes[3].description', 'x')).toBeUndefined();
+    expect(noteInWords('assignedTo', note)).toBeUndefined();
+    expect(noteInWords('notes[0]', { id: 'n-1' })).toBeUndefined();
+    expect(noteInWords('notes', [])).toBeUndefined();
   });
 });

@@ -120,7 +120,7 @@ describe('the analyst console in a browser', () => {
     expect(await page.locator('ul.hits > li > strong').allTextContents()).toEqual(hits.map((h) => h.doc.name));
     await page.screenshot({ path: join(SHOTS, 'alert-screening-1280.png') });
 
-    await page.getByRole('link', { name: screened.customerId }).click();
+    await page.getByRole('link', { name: COMPANIES.get(screened.customerId)!, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: COMPANIES.get(screened.customerId)!, exact: true }).waitFor();
     expect(page.url()).toBe(`${ui!.service.url}/console/companies/${screened.customerId}`);
     expect(await seriousViolations(page)).toEqual([]);

@@ -153,7 +153,7 @@ describe('the execution timeline of a customer in a browser', () => {
     const context = await ui!.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${ui!.service.url}/console/alerts/${ALERT}#key=${key}`);
-    await page.getByRole('link', { name: 'executions' }).click();
+    await page.locator('.alert-head').getByRole('link', { name: 'executions' }).click();
     await page.waitForURL(`${ui!.service.url}/console/customers/${CUSTOMER}/executions`);
     await page.getByText('50 executions shown').waitFor();
 

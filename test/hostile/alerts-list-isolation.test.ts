@@ -1,7 +1,8 @@
 /**
  * The alert list's tenant isolation, property-based: random projects holding overlapping alert ids;
  * under any combination of filters, sort, order and page size a key pages through exactly its own
- * project's matching alerts, and a cursor from another project's pages (or tampered with) is refused.
+ * project's matching alerts, its counts by status count exactly those, and a cursor from another
+ * project's pages (or tampered with) is refused.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +129,23 @@ describe('alert list isolation', () => {
     );
     // Not merely empty answers agreeing: many filter combinations find alerts.
     expect(found).toBeGreaterThan(RUNS / 5);
+  });
+
+  it('counts exactly its own project’s matching alerts by status, under any filters', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...world.projects), filters, async (project, f) => {
+        const { status: _status, ...rest } = f;
+        const countable = { ...rest, sort: undefined, order: undefined };
+        const q = new URLSearchParams(query(countable));
+        q.delete('limit');
+        const r = await get(`/v1/alerts/counts?${q.toString()}`, keys.get(project)!);
+        expect(r.status).toBe(200);
+        const ids = new Set(expected(project, countable));
+        const kept = held.get(project)!.filter((a) => ids.has(a.record.id));
+        expect(r.body).toEqual({ total: kept.length, byStatus: Object.fromEntries(ALERT_STATUSES.map((s) => [s, kept.filter((a) => a.record.status === s).length])) });
+      }),
+      { numRuns: Math.max(20, Math.floor(RUNS / 3)) },
+    );
   });
 
   it('refuses a cursor taken from another project’s pages, or tampered with', async () => {

@@ -53,7 +53,7 @@ const queryKey = fc.oneof(
   nasty,
 );
 const queryString = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 8 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
-const route = fc.constantFrom('/v1/companies/ID/details', '/v1/customers/ID/scenario-executions', '/v1/alerts/ID', '/v1/files/ID', '/v1/ID', '/ID', '/v1/alerts', '/v1/companies', '/v1/changes');
+const route = fc.constantFrom('/v1/companies/ID/details', '/v1/customers/ID/scenario-executions', '/v1/alerts/ID', '/v1/files/ID', '/v1/ID', '/ID', '/v1/alerts', '/v1/alerts/counts', '/v1/companies', '/v1/changes');
 const accept = fc.oneof(fc.constant(undefined), fc.constantFrom('application/json', 'text/html', '*/*', 'application/*;q=0', 'application/json;q=0, */*', 'image/png', '', ';;;', 'application/json;q=abc'));
 const encoding = fc.oneof(fc.constant(undefined), fc.constantFrom('gzip', 'br', 'deflate', 'gzip;q=0', 'identity;q=0', '*', 'br;q=1, gzip;q=0.5', 'x'.repeat(300)));
 const auth = fc.oneof(fc.constant('GOOD'), fc.constant(undefined), fc.constantFrom('Bearer', 'Bearer ', 'bearer GOOD', 'Basic abc', 'Bearer crs_x_y', 'Bearer GOOD extra', `Bearer ${'a'.repeat(5000)}`), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s.replace(/[\r\n]/g, '')}`));

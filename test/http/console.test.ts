@@ -96,6 +96,11 @@ describe('/console', () => {
     const again = await fetch(`${origin}/console/assets/${script}`, { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(again.status).toBe(304);
 
+    // pdf.js's worker, a module file, comes as JavaScript: a browser refuses a module script of another type.
+    const worker = readdirSync(join(consoleDir, 'assets')).find((n) => n.endsWith('.mjs'))!;
+    expect(worker).toMatch(/^pdf\.worker/);
+    expect((await fetch(`${origin}/console/assets/${worker}`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+
     const gone = await fetch(`${origin}/console/assets/index-nothere.js`);
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as { code: string }).code).toBe('not_found');

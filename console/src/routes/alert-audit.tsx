@@ -1,8 +1,10 @@
 /** The alert's audit trail as a timeline of field changes, and its screening hits folded one by one. */
 import { useState } from 'react';
 import type { AuditEntry, ScreeningHit } from '../../../src/contract/index.js';
-import { auditDiff, type FieldChange, isText, truncated, valueInWords } from '../audit-diff.js';
+import { auditDiff, type FieldChange, isText, noteInWords, truncated, valueInWords } from '../audit-diff.js';
 import { instant } from '../format.js';
+import { usePrintedAt } from '../print.js';
+import { useVirtualRows } from '../virtual-rows.js';
 
 type Hit = ScreeningHit;
 
@@ -16,8 +18,10 @@ function ownFields(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !IGNORED.has(key)));
 }
 
-/** A value in words, cut when long, with the whole text kept in the title. */
-function Value({ value }: { value: unknown }) {
+/** A value in words, cut when long, with the whole text kept in the title; a note added or removed by its name. */
+function Value({ value, path }: { value: unknown; path?: string }) {
+  const note = path === undefined ? undefined : noteInWords(path, value);
+  if (note !== undefined) return <span className="audit-value">{note}</span>;
   const words = valueInWords(value);
   const short = truncated(words);
   const title = short === words ? undefined : words;
@@ -43,12 +47,12 @@ function ChangeLine({ change }: { change: FieldChange }) {
       )}
       {change.kind === 'added' && (
         <>
-          added <Value value={change.after} />
+          added <Value value={change.after} path={change.path} />
         </>
       )}
       {change.kind === 'removed' && (
         <>
-          removed (was <Value value={change.before} />)
+          removed (was <Value value={change.before} path={change.path} />)
         </>
       )}
     </li>
@@ -56,40 +60,47 @@ function ChangeLine({ change }: { change: FieldChange }) {
 }
 
 export function AuditTimeline({ audits }: { audits: readonly AuditEntry[] }) {
+  const rows = useVirtualRows(audits.length, 120);
   if (audits.length === 0) return <p className="muted">No audit entries.</p>;
   return (
-    <ol className="audit-timeline">
-      {audits.map((entry, i) => {
-        const record = ownFields(entry.record as Record<string, unknown>);
-        const changes = i === 0 ? [] : auditDiff(ownFields(audits[i - 1]!.record as Record<string, unknown>), record);
-        return (
-          <li key={i} className="audit-entry">
-            <p className="audit-head">
-              <strong className="tag">{entry.action}</strong> by {entry.author ?? <span className="muted">unknown</span>},{' '}
-              <time dateTime={entry.timestamp}>{instant(entry.timestamp)}</time>
-            </p>
-            {i === 0 ? (
-              <ul className="audit-changes">
-                <li>created</li>
-                {CREATED_FIELDS.filter((field) => record[field] !== undefined).map((field) => (
-                  <li key={field} className="audit-change">
-                    <code>{field}</code>: <Value value={record[field]} />
-                  </li>
-                ))}
-              </ul>
-            ) : changes.length === 0 ? (
-              <p className="muted">No field changed.</p>
-            ) : (
-              <ul className="audit-changes">
-                {changes.map((change) => (
-                  <ChangeLine key={change.path} change={change} />
-                ))}
-              </ul>
-            )}
-          </li>
-        );
-      })}
+    <ol className="audit-timeline" ref={rows.ref} style={{ paddingTop: rows.before, paddingBottom: rows.after }}>
+      {rows.indexes.map((i) => (
+        <AuditItem key={i} audits={audits} index={i} measure={rows.measure} />
+      ))}
     </ol>
+  );
+}
+
+/** One entry of the trail; its changes are worked out only when it is rendered. */
+function AuditItem({ audits, index: i, measure }: { audits: readonly AuditEntry[]; index: number; measure: ((element: Element | null) => void) | undefined }) {
+  const entry = audits[i]!;
+  const record = ownFields(entry.record as Record<string, unknown>);
+  const changes = i === 0 ? [] : auditDiff(ownFields(audits[i - 1]!.record as Record<string, unknown>), record);
+  return (
+    <li className="audit-entry" data-index={i} ref={measure} aria-setsize={audits.length} aria-posinset={i + 1}>
+      <p className="audit-head">
+        <strong className="tag">{entry.action}</strong> by {entry.author ?? <span className="muted">unknown</span>},{' '}
+        <time dateTime={entry.timestamp}>{instant(entry.timestamp)}</time>
+      </p>
+      {i === 0 ? (
+        <ul className="audit-changes">
+          <li>created</li>
+          {CREATED_FIELDS.filter((field) => record[field] !== undefined).map((field) => (
+            <li key={field} className="audit-change">
+              <code>{field}</code>: <Value value={record[field]} />
+            </li>
+          ))}
+        </ul>
+      ) : changes.length === 0 ? (
+        <p className="muted">No field changed.</p>
+      ) : (
+        <ul className="audit-changes">
+          {changes.map((change) => (
+            <ChangeLine key={change.path} change={change} />
+          ))}
+        </ul>
+      )}
+    </li>
   );
 }
 
@@ -98,15 +109,14 @@ function taggedValues(hit: Hit, tag: string): string[] {
   return [...new Set((hit.doc.fields ?? []).filter((f) => f.tag === tag).flatMap((f) => f.value.split(/,\s*/)))];
 }
 
-function HitItem({ hit, index }: { hit: Hit; index: number }) {
-  const [open, setOpen] = useState(false);
+function HitItem({ hit, index, count, open, setOpen, measure }: { hit: Hit; index: number; count: number; open: boolean; setOpen: (open: boolean) => void; measure: ((element: Element | null) => void) | undefined }) {
   const panel = `hit-detail-${index}`;
   const aliases = hit.doc.aka.map((a) => a.name).filter((n): n is string => n !== undefined && n !== '');
   const countries = taggedValues(hit, 'country_names');
   const associates = hit.doc.associates ?? [];
   const list = (items: string[]) => (items.length === 0 ? <span className="muted">none</span> : items.join(', '));
   return (
-    <li className="hit">
+    <li className="hit" data-index={index} ref={measure} aria-setsize={count} aria-posinset={index + 1}>
       <strong>{hit.doc.name}</strong> <span className="tag">{hit.match_status}</span>
       {hit.is_whitelisted && <span className="tag">whitelisted</span>} <span className="muted">score {hit.score}</span>{' '}
       <button type="button" className="hit-toggle" aria-expanded={open} aria-controls={panel} onClick={() => setOpen(!open)}>
@@ -137,11 +147,16 @@ function HitItem({ hit, index }: { hit: Hit; index: number }) {
 }
 
 export function ScreeningHits({ hits }: { hits: readonly Hit[] }) {
+  // Which hits are unfolded, kept here: a row scrolled out of view and back keeps its state.
+  const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
+  const printing = usePrintedAt() !== undefined;
+  const rows = useVirtualRows(hits.length, 34);
   if (hits.length === 0) return <p className="muted">No screening hits.</p>;
+  const toggle = (i: number, on: boolean) => setOpen((prev) => new Set([...prev].filter((j) => j !== i).concat(on ? [i] : [])));
   return (
-    <ul className="hits">
-      {hits.map((hit, i) => (
-        <HitItem key={`${hit.doc.id}-${i}`} hit={hit} index={i} />
+    <ul className="hits" ref={rows.ref} style={{ paddingTop: rows.before, paddingBottom: rows.after }}>
+      {rows.indexes.map((i) => (
+        <HitItem key={i} hit={hits[i]!} index={i} count={hits.length} open={printing || open.has(i)} setOpen={(on) => toggle(i, on)} measure={rows.measure} />
       ))}
     </ul>
   );

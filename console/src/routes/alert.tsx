@@ -1,10 +1,13 @@
-/** One alert: its header, description, notes, audit count, screening hits and transactions. */
+/** One alert: its header, description, notes, screening hits, duplicate customer, credential results, audit trail and transactions. */
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { Alert } from '../../../src/contract/index.js';
-import { useAlert } from '../api.js';
+import { useAlert, useCustomerCompany } from '../api.js';
 import { inboxFiltersOf } from './alerts.js';
 import { Badge, ErrorNote, instant } from '../format.js';
 import { AuditTimeline, ScreeningHits } from './alert-audit.js';
+import { CredentialResults, DuplicateCustomers } from './alert-results.js';
+import { Transactions } from './alert-transactions.js';
+import { PrintButton } from '../printing.js';
 
 const route = getRouteApi('/alerts/$alertId');
 
@@ -32,7 +35,10 @@ function AlertBody({ alert }: { alert: Alert }) {
   return (
     <>
       <header className="alert-head">
-        <h1>{alert.name}</h1>
+        <div className="title-row">
+          <h1>{alert.name}</h1>
+          <PrintButton what="this alert" />
+        </div>
         <p className="badges">
           <Badge kind="severity" value={alert.severity} /> <Badge kind="status" value={alert.status} />
           <span className="tag">{alert.category}</span> <span className="tag">{alert.type}</span>
@@ -44,10 +50,7 @@ function AlertBody({ alert }: { alert: Alert }) {
           <dd>{alert.seen ? 'yes' : 'no'}</dd>
           <dt>Customer</dt>
           <dd>
-            <Link to="/companies/$companyId" params={{ companyId: alert.customerId }}>
-              <code>{alert.customerId}</code>
-            </Link>
-            {' · '}<Link to="/customers/$customerId/executions" params={{ customerId: alert.customerId }}>executions</Link>
+            <CustomerLinks customerId={alert.customerId} />
           </dd>
           <dt>Created</dt>
           <dd>
@@ -95,6 +98,16 @@ function AlertBody({ alert }: { alert: Alert }) {
         <ScreeningHits hits={hits} />
       </section>
 
+      <section aria-labelledby="duplicate">
+        <h2 id="duplicate">Duplicate customer</h2>
+        <DuplicateCustomers data={alert.duplicateData} />
+      </section>
+
+      <section aria-labelledby="results">
+        <h2 id="results">Credential results ({alert.results?.length ?? 0})</h2>
+        <CredentialResults results={alert.results} />
+      </section>
+
       <section aria-labelledby="audit-trail">
         <h2 id="audit-trail">Audit trail ({alert.audits.length})</h2>
         <AuditTimeline audits={alert.audits} />
@@ -102,37 +115,38 @@ function AlertBody({ alert }: { alert: Alert }) {
 
       <section aria-labelledby="transactions">
         <h2 id="transactions">Transactions ({transactions.length})</h2>
-        {transactions.length === 0 ? (
-          <p className="muted">No transactions.</p>
-        ) : (
-          <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="transactions">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Direction</th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                  <th scope="col">Currency</th>
-                </tr>
-              </thead>
-              <tbody>
-                {transactions.map((t, i) => (
-                  <tr key={i}>
-                    <td>{instant(t.transactionDate)}</td>
-                    <td>{t.transactionType ?? '—'}</td>
-                    <td>{t.transactionInfo?.direction ?? '—'}</td>
-                    <td className="num">{t.transactionInfo?.amount ?? '—'}</td>
-                    <td>{t.transactionInfo?.currencyCode ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <Transactions transactions={transactions} />
       </section>
+    </>
+  );
+}
+
+/**
+ * The alert's customer: a company links to its company file under its name; any other customer
+ * (an individual: the API serves company files only, and answers 404 for one) links only to its executions.
+ */
+function CustomerLinks({ customerId }: { customerId: string }) {
+  const company = useCustomerCompany(customerId);
+  const executions = (
+    <Link to="/customers/$customerId/executions" params={{ customerId }}>
+      executions
+    </Link>
+  );
+  if (company.data !== undefined && company.data !== null) {
+    return (
+      <>
+        <Link to="/companies/$companyId" params={{ companyId: customerId }}>
+          {company.data.name}
+        </Link>{' '}
+        <span className="muted">(company file)</span> · {executions}
+        <br />
+        <code className="id">{customerId}</code>
+      </>
+    );
+  }
+  return (
+    <>
+      <code>{customerId}</code> {company.data === null && <span className="muted">(individual customer, no company file)</span>} · {executions}
     </>
   );
 }

@@ -2,12 +2,13 @@
 import { ListFoot } from '../list-foot.js';
 import { DataTable } from '../data-table.js';
 import { SelectField } from '../select-field.js';
+import { CheckGroup } from '../check-group.js';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useMemo, useState, type ReactNode } from 'react';
-import { ALERT_CATEGORIES, ALERT_SEVERITIES, ALERT_STATUSES, ALERT_TYPES } from '../../../src/contract/enums.js';
+import { ALERT_CATEGORIES, ALERT_SEVERITIES, ALERT_STATUSES, ALERT_TYPES, type AlertStatus } from '../../../src/contract/enums.js';
 import type { AlertSummary } from '../../../src/contract/alert-summary.js';
-import { useAlertPages, type AlertFilters } from '../api.js';
+import { useAlertCounts, useAlertPages, type AlertFilters } from '../api.js';
 import { Badge, ErrorNote, instant } from '../format.js';
 
 type Multi = 'status' | 'severity' | 'category' | 'type';
@@ -84,6 +85,7 @@ export function Inbox() {
       <Filters filters={filters} />
       <section className="results" aria-labelledby="inbox-title">
         <h1 id="inbox-title">Alerts</h1>
+        <StatusCounts filters={filters} />
         {pages.isError && <ErrorNote error={pages.error} />}
         <DataTable table={table} className="alerts" labelledBy="inbox-title" rowClassName={(alert) => (alert.seen ? undefined : 'unseen')} />
         <ListFoot pages={pages}>
@@ -101,11 +103,6 @@ function Filters({ filters }: { filters: AlertFilters }) {
   const [open, setOpen] = useState(() => window.matchMedia('(min-width: 761px)').matches);
   const active = Object.entries(filters).filter(([name, v]) => v !== undefined && name !== 'sort' && name !== 'order').length;
   const set = (patch: Partial<AlertFilters>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) });
-  const toggle = (name: Multi, value: string, on: boolean) => {
-    const current = ((filters[name] as readonly string[] | undefined) ?? []).filter((v) => v !== value);
-    const next = on ? [...current, value] : current;
-    set({ [name]: next.length === 0 ? undefined : next });
-  };
   const select = (label: string, id: string, value: string | undefined, options: [string, string][], onChange: (v: string | undefined) => void): ReactNode => (
     <SelectField label={label} id={id} value={value} options={options} onChange={onChange} />
   );
@@ -115,15 +112,7 @@ function Filters({ filters }: { filters: AlertFilters }) {
       <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>Filters{active > 0 && ` (${active} active)`}</summary>
         {(Object.keys(CHOICES) as Multi[]).map((name) => (
-          <fieldset key={name}>
-            <legend>{LABELS[name]}</legend>
-            {CHOICES[name].map((value) => (
-              <label key={value} className="check">
-                <input type="checkbox" checked={((filters[name] as readonly string[] | undefined) ?? []).includes(value)} onChange={(e) => toggle(name, value, e.target.checked)} />
-                {value}
-              </label>
-            ))}
-          </fieldset>
+          <CheckGroup key={name} legend={LABELS[name]} choices={CHOICES[name]} checked={filters[name] as readonly string[] | undefined} onChange={(next) => set({ [name]: next })} />
         ))}
         <div className="field">
           <label htmlFor="assigned-to">Assigned to</label>
@@ -147,5 +136,35 @@ function Filters({ filters }: { filters: AlertFilters }) {
         {select('Order', 'order', filters.order, [['', 'Newest first'], ['asc', 'Oldest first']], (v) => set({ order: v as AlertFilters['order'] }))}
       </details>
     </aside>
+  );
+}
+
+/**
+ * How many alerts each status holds under the other filters (GET /alerts/counts); each count links
+ * to the inbox narrowed to that status, "All" to every status.
+ */
+function StatusCounts({ filters }: { filters: AlertFilters }) {
+  const { status: _status, sort: _sort, order: _order, ...rest } = filters;
+  const counts = useAlertCounts(rest);
+  if (counts.data === undefined) return <p className="status-counts muted">{counts.isError ? 'Counts unavailable.' : 'Counting…'}</p>;
+  const chosen = filters.status ?? [];
+  const only = (status: AlertStatus | undefined): AlertFilters => ({ ...filters, status: status === undefined ? undefined : [status] });
+  return (
+    <nav className="status-counts" aria-label="Alerts by status">
+      <ul>
+        <li>
+          <Link to="/alerts" search={only(undefined)} aria-current={chosen.length === 0 ? 'true' : undefined}>
+            All <strong>{counts.data.total}</strong>
+          </Link>
+        </li>
+        {ALERT_STATUSES.map((status) => (
+          <li key={status}>
+            <Link to="/alerts" search={only(status)} aria-current={chosen.length === 1 && chosen[0] === status ? 'true' : undefined}>
+              {status} <strong>{counts.data.byStatus[status]}</strong>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

@@ -2,9 +2,13 @@
 import { DataTable } from '../data-table.js';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import type { Beneficiary, CompanyClaim, CompanyDetails, CustomerDocument } from '../../../src/contract/index.js';
-import { useCompany } from '../api.js';
+import { isServiceFile, useCompany } from '../api.js';
+import { PrintButton } from '../printing.js';
+
+// pdf.js loads with the first PDF shown, never with the console's first screen.
+const PdfPreview = lazy(() => import('../pdf-preview.js'));
 import { ErrorNote, instant } from '../format.js';
 
 const route = getRouteApi('/companies/$companyId');
@@ -56,7 +60,10 @@ function CompanyFile({ company }: { company: CompanyDetails }) {
   return (
     <>
       <header className="alert-head company-head">
-        <h1>{name ?? 'Unnamed company'}</h1>
+        <div className="title-row">
+          <h1>{name ?? 'Unnamed company'}</h1>
+          <PrintButton what="this company file" />
+        </div>
         <p className="badges">
           {company.status && <span className="badge badge-status">{company.status}</span>}
           {company.riskScore && <span className={`badge badge-${company.riskScore.toLowerCase()}`}>Risk {company.riskScore}</span>}
@@ -165,14 +172,6 @@ function Claims({ claims }: { claims: readonly CompanyClaim[] }) {
   );
 }
 
-/** A signed URL the page may show inline: the CSP's img-src allows only the console's own origin. */
-function sameOrigin(url: string): boolean {
-  try {
-    return new URL(url, window.location.href).origin === window.location.origin;
-  } catch {
-    return false;
-  }
-}
 
 function Documents({ documents }: { documents: readonly CustomerDocument[] }) {
   return (
@@ -202,7 +201,12 @@ function Documents({ documents }: { documents: readonly CustomerDocument[] }) {
                     </a>
                   )}
                 </div>
-                {url !== undefined && mimetype.startsWith('image/') && sameOrigin(url) && <img className="doc-preview" src={url} alt={`Preview of ${name}`} />}
+                {url !== undefined && mimetype.startsWith('image/') && isServiceFile(url) && <img className="doc-preview" src={url} alt={`Preview of ${name}`} />}
+                {url !== undefined && mimetype === 'application/pdf' && isServiceFile(url) && (
+                  <Suspense fallback={<span className="muted">Loading preview…</span>}>
+                    <PdfPreview url={url} name={name} />
+                  </Suspense>
+                )}
               </li>
             );
           })}

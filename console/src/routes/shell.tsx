@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { queryClient, useProject } from '../api.js';
 import { keyLabel, signOut, useApiKey } from '../auth.js';
 import { SignIn } from './sign-in.js';
+import { PrintFooter } from '../printing.js';
 
 export function Shell() {
   const key = useApiKey();
@@ -23,6 +24,7 @@ export function Shell() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <PrintFooter apiKey={key} />
     </>
   );
 }

@@ -22,6 +22,10 @@ export function SignIn() {
         <input id="api-key" type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} placeholder="crs_…" />
         <button type="submit">Sign in</button>
       </form>
+      <p className="hint">
+        The key needs <code>alerts:read</code> for the inbox and alerts, <code>companies:read</code> for companies and{' '}
+        <code>executions:read</code> for a customer&apos;s executions.
+      </p>
       <p className="hint">The key stays in this browser tab only and is forgotten when the tab closes or you sign out.</p>
     </main>
   );

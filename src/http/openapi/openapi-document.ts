@@ -4,6 +4,7 @@
  * cannot drift from what the service validates and answers.
  */
 import type { Alert } from '../../contract/alert.js';
+import { alertCountsOf } from '../../contract/alert-counts.js';
 import { alertSummaryOf } from '../../contract/alert-summary.js';
 import { exampleChanges, fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { companySummaryOf } from '../../contract/company-summary.js';
@@ -46,6 +47,7 @@ const EXAMPLES: Readonly<Record<OperationName, () => unknown>> = {
   getCustomerScenarioExecutions: () => [fullExecution()],
   getAlert: fullAlert,
   listAlerts: () => [alertSummaryOf(fullAlert() as unknown as Alert)],
+  countAlerts: () => alertCountsOf(new Map([['Open', 12], ['Under Investigation', 3], ['Escalated', 1]])),
   listChanges: exampleChanges,
 };
 

@@ -49,7 +49,7 @@ export function alertsListRoute(deps: RouteDeps): void {
 }
 
 /** The store filter of validated query values: sets deduplicated and sorted, instants as keys, the customer by its lookup key. */
-function filterOf(params: Parameters): AlertFilter {
+export function filterOf(params: Parameters): AlertFilter {
   const q = params.query;
   const filter: AlertFilter = {
     sort: (q.sort as 'updatedAt' | 'createdAt' | undefined) ?? 'updatedAt',

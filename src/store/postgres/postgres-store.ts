@@ -4,8 +4,9 @@ import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
-import { alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertPageRow } from '../alert-page-sql.js';
+import { alertCountQuery, alertCountsOfRows, alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertCountRow, type AlertPageRow } from '../alert-page-sql.js';
 import type {
+  AlertCountFilter,
   AlertFilter,
   AlertPosition,
   ApiKeyRecord,
@@ -179,6 +180,12 @@ export class PostgresStore implements Store {
     const q = alertPageQuery(project, filter, after, limit, POSTGRES_ALERT_PAGE, fields);
     const r = await guarded('listAlerts', () => this.pool.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(alertPageRow);
+  }
+
+  async countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>> {
+    const q = alertCountQuery(project, filter, POSTGRES_ALERT_PAGE);
+    const r = await guarded('countAlerts', () => this.pool.query<AlertCountRow>({ name: `ccr_alert_count_${q.statementKey}`, text: q.sql, values: q.params }));
+    return alertCountsOfRows(r.rows);
   }
 
   async listCompanies(

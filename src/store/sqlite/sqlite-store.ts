@@ -9,8 +9,9 @@ import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record
 import { perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { SERVING_READ_PRAGMAS, SqliteReadThread } from './read-thread.js';
 import { exportChunks } from '../export-rows.js';
-import { alertPageQuery, alertPageRow, SQLITE_ALERT_PAGE, type AlertPageRow } from '../alert-page-sql.js';
+import { alertCountQuery, alertCountsOfRows, alertPageQuery, alertPageRow, SQLITE_ALERT_PAGE, type AlertCountRow, type AlertPageRow } from '../alert-page-sql.js';
 import type {
+  AlertCountFilter,
   AlertFilter,
   AlertPosition,
   StoredAlertSummary,
@@ -279,6 +280,11 @@ export class SqliteStore implements Store {
     const q = alertPageQuery(project, filter, after, limit, SQLITE_ALERT_PAGE, fields);
     // On this connection, as execution pages are.
     return guardedSync('listAlerts', () => (this.stmt(q.sql).all(...q.params) as AlertPageRow[]).map(alertPageRow));
+  }
+
+  async countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>> {
+    const q = alertCountQuery(project, filter, SQLITE_ALERT_PAGE);
+    return guardedSync('countAlerts', () => alertCountsOfRows(this.stmt(q.sql).all(...q.params) as AlertCountRow[]));
   }
 
   async listCompanies(
