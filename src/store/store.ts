@@ -2,6 +2,7 @@
 import type { ReadFields, RecordBytes } from '../wire/record-bytes.js';
 import type { CompanyListing } from './company-listing.js';
 import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from '../access-log/access-log.js';
+import type { Erasure, FileRef, PruneKind, Pruning } from './erasure.js';
 
 /** One execution row of a page, with its keyset position; its bytes as the read's fields asked. */
 export interface StoredExecution extends RecordBytes {
@@ -254,6 +255,21 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   waitForChanges(project: string, after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Writes a batch atomically, each stored record's change feed entry with it; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;
+
+  /**
+   * Erases a customer of the project in one transaction: its record with its company list and
+   * search rows, its executions, the alerts naming it, each one's feed entry replaced by an erase
+   * item, and a tombstone per customer and alert (an older version imported later is stale).
+   * The files it names are kept in file_deletions until `forgetFileDeletions`. A dry run only counts.
+   */
+  eraseCustomer(project: string, customerKey: string, options: { dryRun: boolean }): Promise<Erasure>;
+  /**
+   * Removes the records of `kind` (every project) whose version instant key is before `beforeKey`,
+   * as an erasure does but without tombstones, in transactions of a chunk each; a dry run counts them.
+   */
+  pruneRecords(kind: PruneKind, beforeKey: string, options: { dryRun: boolean }): Promise<Pruning>;
+  /** Files deleted from the file store (or that cannot be there): no longer pending. */
+  forgetFileDeletions(files: readonly FileRef[]): Promise<void>;
 
   insertApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
