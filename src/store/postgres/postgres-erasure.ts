@@ -12,6 +12,13 @@ import { documentKeysOf, PENDING_FILES_LIMIT, type Erasure, type FileRef, type P
 import { rowKey } from './batch-plan.js';
 import type { Upsert } from '../store.js';
 
+/**
+ * The maintenance step after an erasure or prune (docs/data-protection.md): a DELETE leaves the
+ * tuples' bytes in the table files, and a plain VACUUM only marks their space free; VACUUM FULL
+ * writes each table and its indexes and TOAST anew, without them, and removes the old files.
+ */
+export const ERASURE_MAINTENANCE_SQL = 'VACUUM (FULL) customers, companies, alerts, executions, execution_scenarios, changes';
+
 /** Records removed per transaction by a prune: other writers get their turn between chunks. */
 export const PRUNE_CHUNK = 1000;
 
