@@ -42,7 +42,7 @@ export function personalHistory(project: string, id: string, executions: number,
 
 /** The objectKey (a uuid) of document number n of a customer: 999 its company document, i the note of its alert i. */
 export function documentKey(customerId: string, n: number): string {
-  return `d0c00000-0000-4000-8000-${customerId.slice(-4)}${String(n).padStart(8, '0')}`.toLowerCase();
+  return `d0c00000-0000-4000-8000-${customerId.slice(0, 8)}${String(n).padStart(4, '0')}`.toLowerCase();
 }
 
 /** The id of alert number i of a customer. */
