@@ -2,7 +2,7 @@
 import type { ReadFields, RecordBytes } from '../wire/record-bytes.js';
 import type { CompanyListing } from './company-listing.js';
 import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from '../access-log/access-log.js';
-import type { Erasure, FileRef, PruneKind, Pruning } from './erasure.js';
+import type { Erasure, FileRef, PruneKind, Pruning, TombstoneKind } from './erasure.js';
 
 /** One execution row of a page, with its keyset position; its bytes as the read's fields asked. */
 export interface StoredExecution extends RecordBytes {
@@ -202,8 +202,24 @@ export interface ChangeRow {
   item: Buffer;
 }
 
-/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches, the change feed. */
-export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow | ChangeRow;
+/** An erasure's tombstone as copied between stores: ids and the erasure instant only. */
+export interface ErasureRow {
+  kind: 'erasure';
+  project: string;
+  tombstone: TombstoneKind;
+  recordKey: string;
+  erasedKey: string;
+}
+
+/** A document file an erasure or prune left to delete, as copied between stores. */
+export interface FileDeletionRow {
+  kind: 'fileDeletion';
+  project: string;
+  objectKey: string;
+}
+
+/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches, the change feed, tombstones, pending file deletions. */
+export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow | ChangeRow | ErasureRow | FileDeletionRow;
 
 /**
  * A position in a project's change feed: SQLite orders by `seq` alone (xid is '0'); PostgreSQL by

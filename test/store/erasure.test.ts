@@ -7,6 +7,7 @@ import type { Store } from '../../src/store/store.js';
 import { feedSettled, importLines } from '../support/changes-feed.js';
 import { alertId, documentKey, personalAlertLine, personalCompanyLine, personalExecutionLine, personalHistory } from '../support/erasure-records.js';
 import { storeHarnesses } from '../support/store-harness.js';
+import { copyStore } from '../../src/store/copy-store.js';
 
 const CUSTOMER = 'C0FFEE00-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
 const KEY = recordKey(CUSTOMER);
@@ -124,6 +125,25 @@ describe.each(storeHarnesses())('$adapter: erasure and retention', ({ make }) =>
     expect(second.files).toEqual(expect.arrayContaining(first.files));
     await store.forgetFileDeletions(first.files);
     expect((await store.eraseCustomer(p, KEY, { dryRun: false })).files).toEqual([]);
+  });
+
+  it('carries tombstones and pending file deletions through a copy: the target refuses the older import too', async () => {
+    const p = newProject();
+    const old = personalHistory(p, CUSTOMER, 1, 1);
+    await importLines(store, old);
+    const erased = await store.eraseCustomer(p, KEY, { dryRun: false });
+    const target = make();
+    const copy = await target.open();
+    try {
+      const counts = await copyStore(store, copy, { force: true });
+      expect(counts.erasures).toBeGreaterThanOrEqual(2);
+      expect(counts.fileDeletions).toBeGreaterThanOrEqual(2);
+      expect(await importLines(copy, old)).toMatchObject({ stored: 0, stale: old.length });
+      expect((await copy.eraseCustomer(p, KEY, { dryRun: false })).files).toEqual(expect.arrayContaining(erased.files));
+    } finally {
+      await copy.close();
+      await target.cleanup();
+    }
   });
 
   it('prunes executions and alerts before a date, with their list, scenario and feed rows, counting first in a dry run', async () => {
