@@ -7,6 +7,7 @@ import type { Store } from '../../src/store/store.js';
 import { feedSettled, importLines } from '../support/changes-feed.js';
 import { alertId, documentKey, personalAlertLine, personalCompanyLine, personalExecutionLine, personalHistory } from '../support/erasure-records.js';
 import { storeHarnesses } from '../support/store-harness.js';
+import { individualLine } from '../support/records.js';
 import { copyStore } from '../../src/store/copy-store.js';
 
 const CUSTOMER = 'C0FFEE00-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
@@ -88,6 +89,20 @@ describe.each(storeHarnesses())('$adapter: erasure and retention', ({ make }) =>
     expect(await importLines(store, [personalExecutionLine(p, CUSTOMER, 7)])).toMatchObject({ stale: 1 });
     const items = await feed(p);
     expect(items.find((c) => c.kind === 'company')).toMatchObject({ operation: 'upsert', id: CUSTOMER });
+  });
+
+  it('erases an individual customer and one known only from its executions alike', async () => {
+    const p = newProject();
+    await importLines(store, [individualLine(p, CUSTOMER), personalExecutionLine(p, OTHER, 1), personalExecutionLine(p, OTHER, 2)]);
+    expect(await store.eraseCustomer(p, KEY, { dryRun: false })).toMatchObject({ customers: 1, executions: 0, alerts: 0 });
+    expect(await store.eraseCustomer(p, OTHER, { dryRun: false })).toMatchObject({ customers: 0, executions: 2, alerts: 0 });
+    expect(await store.customerKnown(p, KEY)).toBe(false);
+    expect(await store.customerKnown(p, OTHER)).toBe(false);
+    const items = await feed(p);
+    expect(items.find((c) => c.id === CUSTOMER)).toMatchObject({ kind: 'customer', operation: 'erase', etag: null });
+    expect(items.filter((c) => c.kind === 'execution').every((c) => c.operation === 'erase')).toBe(true);
+    expect(await importLines(store, [personalExecutionLine(p, OTHER, 1)])).toMatchObject({ stale: 1 });
+    expect(await store.customerKnown(p, OTHER)).toBe(false);
   });
 
   it('changes nothing in a dry run, and only counts', async () => {
