@@ -9,6 +9,7 @@ import { alertId, documentKey, personalAlertLine, personalCompanyLine, personalE
 import { storeHarnesses } from '../support/store-harness.js';
 import { individualLine } from '../support/records.js';
 import { copyStore } from '../../src/store/copy-store.js';
+import { day, execution } from '../support/upserts.js';
 
 const CUSTOMER = 'C0FFEE00-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
 const KEY = recordKey(CUSTOMER);
@@ -158,6 +159,22 @@ describe.each(storeHarnesses())('$adapter: erasure and retention', ({ make }) =>
     } finally {
       await copy.close();
       await target.cleanup();
+    }
+  });
+
+  it('prunes past its chunk of 1,000 records, in as many transactions as it takes', async () => {
+    const own = make();
+    const s = await own.open();
+    try {
+      const p = newProject();
+      const runs = Array.from({ length: 2100 }, (_, i) => execution(p, 'c', `e${i}`, i % 2 === 0 ? day(1) : day(3)));
+      await s.writeBatch(runs);
+      expect((await s.pruneRecords('executions', day(2), { dryRun: true })).records).toBe(1050);
+      expect((await s.pruneRecords('executions', day(2), { dryRun: false })).records).toBe(1050);
+      expect((await s.pruneRecords('executions', day(4), { dryRun: true })).records).toBe(1050);
+    } finally {
+      await s.close();
+      await own.cleanup();
     }
   });
 

@@ -233,16 +233,18 @@ export class PostgresStore implements Store {
         this.transaction(async (client) => {
           const found = await pruneCandidates(client, kind, beforeKey, after);
           const documents = found.bodies.reduce((n, b) => n + new Set(documentKeysOf('alert', b)).size, 0);
-          if (options.dryRun || found.keys.length === 0) return { records: found.keys.length, documents, last: found.keys.at(-1), written: undefined };
+          const walked = { found: found.keys.length, last: found.keys.at(-1) };
+          if (options.dryRun || found.keys.length === 0) return { ...walked, records: found.keys.length, documents, written: undefined };
           await lockProjects(client, found.keys.map((k) => k[0]!));
           const { records, entries } = await pruneRows(client, kind, beforeKey, found.keys, new Date());
-          return { records, documents, last: found.keys.at(-1), written: await this.writeErased(client, entries) };
+          return { ...walked, records, documents, written: await this.writeErased(client, entries) };
         }),
       );
       if (step.written !== undefined) this.changes.written(step.written.projects, step.written.xid);
       total.records += step.records;
       total.documents += step.documents;
-      if (step.last === undefined || step.records < PRUNE_STEP) break;
+      // A full chunk may have more after it, even when some of its rows got a newer version meanwhile.
+      if (step.last === undefined || step.found < PRUNE_STEP) break;
       after = step.last;
     }
     if (options.dryRun) return { ...total, files: [] };

@@ -372,9 +372,9 @@ export class SqliteStore implements Store {
     let after: number | undefined = 0;
     while (after !== undefined) {
       const from: number = after;
-      const step = guardedSync('pruneRecords', () =>
-        this.db.transaction(() => pruneSqliteChunk(this.prepare, kind, beforeKey, from, options.dryRun, new Date())).immediate(),
-      );
+      const chunk = this.db.transaction(() => pruneSqliteChunk(this.prepare, kind, beforeKey, from, options.dryRun, new Date()));
+      // A dry run only reads: it takes no write lock.
+      const step = guardedSync('pruneRecords', () => (options.dryRun ? chunk() : chunk.immediate()));
       total.records += step.records;
       total.documents += step.documents;
       after = step.last;
