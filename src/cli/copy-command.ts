@@ -63,7 +63,8 @@ export function describeCopy(r: CopyReport): string {
   return (
     `copied ${n(r.customers)} customers with a record, ${n(r.bareCustomers)} known only through executions, ` +
     `${n(r.companies)} company list rows, ` +
-    `${n(r.alerts)} alerts, ${n(r.executions)} executions, ${n(r.apiKeys)} API keys, ${n(r.accessLogBatches)} access log batches, ${n(r.changes)} change feed entries and the secret\n` +
+    `${n(r.alerts)} alerts, ${n(r.executions)} executions, ${n(r.apiKeys)} API keys, ${n(r.accessLogBatches)} access log batches, ${n(r.changes)} change feed entries, ` +
+    `${n(r.erasures)} erasure tombstones, ${n(r.fileDeletions)} pending file deletions and the secret\n` +
     `${n(r.rows)} rows in ${r.seconds.toFixed(1)} s (${n(r.rowsPerSecond)} rows/s)\n`
   );
 }

@@ -5,10 +5,12 @@ import { ConfigError } from '../config/load-config.js';
 import { copyCommand } from './copy-command.js';
 import { accessLogCommand } from './access-log-command.js';
 import { demoCommand } from './demo-command.js';
+import { eraseCommand } from './erase-command.js';
 import { filesCommand } from './files-command.js';
 import { importCommand } from './import-command.js';
 import { keysCommand } from './keys-command.js';
 import { migrateCommand } from './migrate-command.js';
+import { pruneCommand } from './prune-command.js';
 import { serveCommand } from './serve-command.js';
 import { startCommand } from './start-command.js';
 
@@ -26,6 +28,8 @@ program.addCommand(filesCommand());
 program.addCommand(accessLogCommand());
 program.addCommand(migrateCommand());
 program.addCommand(copyCommand());
+program.addCommand(eraseCommand());
+program.addCommand(pruneCommand());
 
 try {
   await program.parseAsync(process.argv);

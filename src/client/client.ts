@@ -8,7 +8,8 @@ import type { AlertCounts } from '../contract/alert-counts.js';
 import type { AlertSummary } from '../contract/alert-summary.js';
 import type { CompanySummary } from '../contract/company-summary.js';
 import type { Change } from '../contract/change.js';
-import { OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
+import { OPERATIONS, WRITE_OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
+import type { ErasureResult } from '../contract/erasure.js';
 
 /** The query of an operation: each parameter optional, a repeatable one also as an array. */
 export type QueryOf<Q extends Record<string, QueryParameter>> = {
@@ -29,6 +30,9 @@ export type CompaniesQuery = QueryOf<typeof OPERATIONS.listCompanies.query>;
 
 /** Position (`after`), page size and long poll (`wait`, seconds) of listChanges. */
 export type ChangesQuery = QueryOf<typeof OPERATIONS.listChanges.query>;
+
+/** The dry run switch of eraseCustomer. */
+export type EraseQuery = QueryOf<typeof WRITE_OPERATIONS.eraseCustomer.query>;
 
 /** How long followChanges holds each poll open when its query names no `wait`. */
 export const FOLLOW_WAIT_SECONDS = 30;
@@ -96,6 +100,8 @@ export interface ComplianceClient {
    * (FOLLOW_WAIT_SECONDS unless the query names one), so it never ends by itself.
    */
   followChanges(query?: ChangesQuery, options?: { signal?: AbortSignal }): AsyncGenerator<Change, void, undefined>;
+  /** Erases a customer of the key's project (a key with the records:erase scope); `{ dryRun: 'true' }` only counts. */
+  eraseCustomer(customerId: string, query?: EraseQuery): Promise<ErasureResult>;
 }
 
 /** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
@@ -160,6 +166,15 @@ export function createClient(options: ClientOptions): ComplianceClient {
       return (await response.json()) as AlertCounts;
     },
     listChanges: (query = {}) => changes(query),
+    async eraseCustomer(customerId, query = {}) {
+      const op = WRITE_OPERATIONS.eraseCustomer;
+      const response = await doFetch(base + pathOf(op, { customerId }) + searchOf(op, query), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${options.apiKey}`, accept: 'application/json' },
+      });
+      if (!response.ok) throw await clientError(response);
+      return (await response.json()) as ErasureResult;
+    },
     async *iterateChanges(query = {}) {
       let page = await changes(query);
       while (page.items.length > 0) {

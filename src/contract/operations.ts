@@ -11,6 +11,7 @@ import { AlertSummary } from './alert-summary.js';
 import { CompanySummary } from './company-summary.js';
 import { AlertCategory, AlertSeverity, AlertStatus, AlertType, CountryAlpha3, CustomerStatus, ExecutionStatus, OnboardingLevel, RiskScore, RuleObjectType } from './enums.js';
 import { Execution } from './execution.js';
+import { ErasureResult } from './erasure.js';
 import { StringEnum } from './string-enum.js';
 
 /** A query parameter: its schema (on the string value, after parsing) and whether it may repeat. */
@@ -31,7 +32,7 @@ export interface Operation {
   summary: string;
   /** Path under the base path, OpenAPI style (`{id}`). */
   path: string;
-  scope: 'companies:read' | 'executions:read' | 'alerts:read' | 'changes:read';
+  scope: 'companies:read' | 'executions:read' | 'alerts:read' | 'changes:read' | 'records:erase';
   pathParameters: Record<string, { schema: TSchema; description: string }>;
   query: Record<string, QueryParameter>;
   response: TSchema;
@@ -207,3 +208,20 @@ export const OPERATIONS = {
 } as const satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;
+
+/** The operations that change records (POST, no body, never cached): the HTTP layer and the OpenAPI document take them from here. */
+export const WRITE_OPERATIONS = {
+  eraseCustomer: {
+    operationId: 'eraseCustomer',
+    summary: 'Erase a customer',
+    path: '/customers/{customerId}/erase',
+    scope: 'records:erase',
+    pathParameters: { customerId: { schema: Id, description: 'identifier of the customer (uuids match in either case)' } },
+    query: {
+      dryRun: { schema: StringEnum(['true', 'false'] as const), description: 'true: only count what would be removed, change nothing (default false)' },
+    },
+    response: ErasureResult,
+  },
+} as const satisfies Record<string, Operation>;
+
+export type WriteOperationName = keyof typeof WRITE_OPERATIONS;

@@ -32,6 +32,8 @@ export interface FileStore {
   signUrl(doc: FileDoc, now: number): string | Promise<string>;
   /** Unix seconds at which URLs signed at `now` expire; usable in an ETag. */
   expiresAt(now: number): number;
+  /** Deletes a project's file (an erased record's document); a file already gone is no failure. */
+  remove(project: string, objectKey: string): Promise<void>;
 }
 
 /** How long signed URLs live, and the granularity their expiry is rounded up to. */

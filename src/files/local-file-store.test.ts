@@ -272,3 +272,19 @@ describe('LocalFileStore configuration', () => {
     expect(res).toMatchObject({ ok: true, filename: 'a\ufffd.pdf' });
   });
 });
+
+describe('LocalFileStore removal', () => {
+  it('deletes a project file, takes a missing one as deleted, and removes a planted link without touching its target', async () => {
+    const key = '1b7e2a4c-1d3f-4e5a-9b6c-7d8e9f0a1b2c';
+    await store().putBytes(P, key, 'erase me');
+    await store().remove(P, key);
+    expect(await readdir(path.join(dir, P))).not.toContain(key);
+    await expect(store().remove(P, key)).resolves.toBeUndefined();
+    const link = '2b7e2a4c-1d3f-4e5a-9b6c-7d8e9f0a1b2c';
+    await symlink(outsideFile, path.join(dir, P, link));
+    await store().remove(P, link);
+    expect(await readFile(outsideFile, 'utf8')).toBe('do not serve');
+    expect(await readdir(path.join(dir, P))).not.toContain(link);
+    await expect(store().remove(P, '../secret.txt')).rejects.toThrow(RangeError);
+  });
+});

@@ -122,6 +122,15 @@ export class LocalFileStore implements FileStore {
     return { moved, skipped };
   }
 
+  /** Deletes the project's file; a missing one is already deleted, a path leading out of the directory is refused. */
+  async remove(project: string, objectKey: string): Promise<void> {
+    if (!isSafeObjectKey(objectKey)) throw new RangeError(`LocalFileStore: unsafe objectKey ${JSON.stringify(objectKey)}`);
+    const file = path.resolve(this.dir, this.segmentOf(project), objectKey);
+    if (!isInside(this.dir, file)) throw new RangeError('LocalFileStore: the file lies outside the store');
+    // unlink removes a link planted in the directory, never what it points at.
+    await unlink(file).catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
+  }
+
   /** Unix seconds at which URLs signed at `now` (ms) expire. */
   expiresAt(now: number): number {
     return roundedExpiry(now, this.ttlSeconds, this.bucketSeconds);

@@ -13,7 +13,7 @@
  * projectSegment), so the project is part of the signed path and a URL for one project's
  * object cannot be turned into one for another's.
  */
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { LRUCache } from 'lru-cache';
 import {
@@ -69,6 +69,12 @@ export class S3FileStore implements FileStore {
         responseChecksumValidation: 'WHEN_REQUIRED',
         requestChecksumCalculation: 'WHEN_REQUIRED',
       });
+  }
+
+  /** Deletes the project's object; S3 answers a missing key as deleted too. */
+  async remove(project: string, objectKey: string): Promise<void> {
+    if (!isSafeObjectKey(objectKey)) throw new RangeError(`S3FileStore: unsafe objectKey ${JSON.stringify(objectKey)}`);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: s3ObjectKey(project, objectKey) }));
   }
 
   /** Unix seconds at which URLs signed at `now` (ms) expire. */

@@ -25,6 +25,8 @@ import type {
 } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
+import type { FileStore } from '../files/file-store.js';
+import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.js';
 import { fieldsFor } from '../wire/render.js';
 import type { Encoding } from './accept.js';
 import type { ApiKeyVerifier } from './api-keys.js';
@@ -52,11 +54,13 @@ export interface ProjectReader {
   /** A page of the project's alert summaries. */
   listAlerts(filter: AlertFilter, after: AlertPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredAlertSummary[]>;
   /** How many of the project's alerts match `filter`, by status. */
-  countAlerts(filter: AlertCountFilter): Promise<Map<string, number>>;
+  countAlerts(filter: AlertCountFilter): Promise<ReadonlyMap<string, number>>;
   listCompanies(filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredCompany[]>;
   /** A page of the project's change feed, and a wait for its next change (see Store). */
   listChanges(after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
   waitForChanges(after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
+  /** Erases a customer of the project with its document files (the records:erase scope); a dry run only counts. */
+  eraseCustomer(customerId: string, dryRun: boolean): Promise<ErasureReport>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -66,6 +70,8 @@ export interface AccessDeps {
   store: Store;
   limiter: RateLimiter;
   keys: ApiKeyVerifier;
+  /** Where the project's document files are deleted when a customer is erased. */
+  files: FileStore;
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -131,7 +137,7 @@ export function addressBudgetKey(ip: string): string {
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */
-function projectReader({ store, limiter }: AccessDeps, project: string, keyId: string): ProjectReader {
+function projectReader({ store, limiter, files }: AccessDeps, project: string, keyId: string): ProjectReader {
   return {
     project,
     keyId,
@@ -145,6 +151,7 @@ function projectReader({ store, limiter }: AccessDeps, project: string, keyId: s
     listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listChanges: (after, limit) => store.listChanges(project, after, limit),
     waitForChanges: (after, ms, signal) => store.waitForChanges(project, after, ms, signal),
+    eraseCustomer: (customerId, dryRun) => eraseCustomerFiles(store, files, project, recordKey(customerId), dryRun),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -75,7 +75,7 @@ export function createMetrics(): Metrics {
     }),
     listPageCache: new Counter({
       name: 'crs_list_page_cache_total',
-      help: 'list pages asked of the page cache, by list (alerts, companies, executions) and outcome (hit; miss; stale: the project changed since it was read)',
+      help: 'list pages asked of the page cache, by list (alerts, companies, executions, alert-counts) and outcome (hit; miss; stale: the project changed since it was read)',
       labelNames: ['list', 'outcome'] as const,
       registers,
     }),

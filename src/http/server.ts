@@ -25,6 +25,7 @@ import { companiesListRoute } from './routes/companies-list.js';
 import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
 import { changesRoute } from './routes/changes.js';
+import { eraseCustomerRoute } from './routes/erase-customer.js';
 import { consoleRoutes } from './routes/console.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 
@@ -195,7 +196,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const secret = await deps.store.secret();
   const routeDeps = {
     app,
-    access: { store: deps.store, limiter: deps.limiter, keys: new ApiKeyVerifier(deps.store) },
+    access: { store: deps.store, limiter: deps.limiter, keys: new ApiKeyVerifier(deps.store), files: deps.files },
     basePath: deps.basePath,
     files: deps.files,
     cacheControl: deps.cacheControl,
@@ -207,6 +208,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   alertRoute(routeDeps);
   alertsListRoute(routeDeps);
   alertsCountsRoute(routeDeps);
+  eraseCustomerRoute(routeDeps);
   // Long polls of the change feed end as the server starts closing, not at the end of the grace period.
   const closing = new AbortController();
   // Not a preClose hook: any such hook defers the listening socket's close by a turn, so a new

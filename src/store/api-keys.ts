@@ -2,9 +2,12 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, Store } from './store.js';
 
-/** The scopes a key may carry: one per kind of record read, and the change feed. */
-export const SCOPES = ['companies:read', 'executions:read', 'alerts:read', 'changes:read'] as const;
+/** The scopes a key may carry: one per kind of record read, the change feed, and erasing a customer. */
+export const SCOPES = ['companies:read', 'executions:read', 'alerts:read', 'changes:read', 'records:erase'] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** The scopes of a key minted without a choice: every read, never erasure, which is given only by name. */
+export const DEFAULT_SCOPES: readonly Scope[] = ['companies:read', 'executions:read', 'alerts:read', 'changes:read'];
 
 /** The shape of every key minted: a prefix, the key's id, then its secret. */
 export const KEY_FORMAT = /^crs_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
@@ -26,7 +29,7 @@ export interface NewKey {
 /** Mints a key, stores its hash and returns the only copy of the secret with its record. */
 export async function createApiKey(store: Store, opts: NewKey, now = new Date()): Promise<{ key: string; record: ApiKeyRecord }> {
   if (opts.project.length === 0) throw new Error('a key needs a project');
-  const scopes = [...new Set(opts.scopes ?? SCOPES)];
+  const scopes = [...new Set(opts.scopes ?? DEFAULT_SCOPES)];
   for (const s of scopes) if (!(SCOPES as readonly string[]).includes(s)) throw new Error(`unknown scope ${s}; scopes are ${SCOPES.join(', ')}`);
   const id = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12).padEnd(12, '0');
   const key = `crs_${id}_${randomBytes(32).toString('base64url')}`;

@@ -58,3 +58,17 @@ function entry(project: string, record: string, what: Pick<Change, 'kind' | 'id'
   const change: Change = { kind: what.kind, id: what.id, customerId: what.customerId, operation: 'upsert', etag, changedAt };
   return { project, record, recordKey: recordKey(what.id), etag, item: Buffer.from(JSON.stringify(change), 'utf8') };
 }
+
+/**
+ * The entry that replaces an erased (or pruned) record's: the same identity, `erase`, no etag.
+ * Its kind, id and customer id come from the record's entry before (the ids as written), else `fallback`.
+ */
+export function erasedChange(project: string, record: string, before: Buffer | string | undefined, fallback: Pick<Change, 'kind' | 'id' | 'customerId'>, changedAt: string): ChangeEntry {
+  let what = fallback;
+  if (before !== undefined) {
+    const prev = JSON.parse(typeof before === 'string' ? before : before.toString('utf8')) as Change;
+    what = { kind: prev.kind, id: prev.id, customerId: prev.customerId };
+  }
+  const change: Change = { kind: what.kind, id: what.id, customerId: what.customerId, operation: 'erase', etag: null, changedAt };
+  return { project, record, recordKey: recordKey(what.id), etag: null, item: Buffer.from(JSON.stringify(change), 'utf8') };
+}

@@ -19,6 +19,10 @@ export interface CopyCounts {
   accessLogBatches: number;
   /** Change feed entries (one per record that has one). */
   changes: number;
+  /** Tombstones of erased customers and alerts. */
+  erasures: number;
+  /** Document files of erased or pruned records still to delete. */
+  fileDeletions: number;
 }
 
 /** How a copy runs. */
@@ -43,12 +47,12 @@ export class TargetNotEmptyError extends Error {
 
 /** Zero of every count. */
 export function emptyCounts(): CopyCounts {
-  return { customers: 0, bareCustomers: 0, companies: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0, changes: 0 };
+  return { customers: 0, bareCustomers: 0, companies: 0, alerts: 0, executions: 0, apiKeys: 0, accessLogBatches: 0, changes: 0, erasures: 0, fileDeletions: 0 };
 }
 
 /** The sum of every count. */
 export function totalRows(c: CopyCounts): number {
-  return c.customers + c.bareCustomers + c.companies + c.alerts + c.executions + c.apiKeys + c.accessLogBatches + c.changes;
+  return c.customers + c.bareCustomers + c.companies + c.alerts + c.executions + c.apiKeys + c.accessLogBatches + c.changes + c.erasures + c.fileDeletions;
 }
 
 const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
@@ -60,6 +64,8 @@ const COUNTED: Record<StoreRow['kind'], keyof CopyCounts> = {
   apiKey: 'apiKeys',
   accessLogBatch: 'accessLogBatches',
   change: 'changes',
+  erasure: 'erasures',
+  fileDeletion: 'fileDeletions',
 };
 
 /**
@@ -128,6 +134,10 @@ function rewritten(row: StoreRow): StoreRow {
       return allStorable(row.record.project, row.record.name ?? '') ? row : { ...row, record: { ...row.record, project: storableText(row.record.project), name: row.record.name === null ? null : storableText(row.record.name) } };
     case 'change':
       return allStorable(row.project, row.record, row.recordKey) ? row : { ...row, project: storableText(row.project), record: storableText(row.record), recordKey: storableText(row.recordKey) };
+    case 'erasure':
+      return allStorable(row.project, row.recordKey) ? row : { ...row, project: storableText(row.project), recordKey: storableText(row.recordKey) };
+    case 'fileDeletion':
+      return allStorable(row.project, row.objectKey) ? row : { ...row, project: storableText(row.project), objectKey: storableText(row.objectKey) };
     case 'accessLogBatch': {
       const b = row.batch;
       return UNSTORABLE_IN_JSON.test(b.entries) || UNSTORABLE_IN_JSON.test(b.records) || !isStorableText(b.project) ? { ...row, batch: storableBatch(b) } : row;
@@ -170,6 +180,10 @@ function describeRow(row: StoreRow): string {
       return `customer ${JSON.stringify(row.customerKey)} of project ${JSON.stringify(row.project)}`;
     case 'change':
       return `the change feed entry of ${row.record} of project ${JSON.stringify(row.project)}`;
+    case 'erasure':
+      return `the tombstone of ${row.tombstone} ${JSON.stringify(row.recordKey)} of project ${JSON.stringify(row.project)}`;
+    case 'fileDeletion':
+      return `the pending deletion of file ${JSON.stringify(row.objectKey)} of project ${JSON.stringify(row.project)}`;
     default:
       return `${row.kind} ${JSON.stringify(row.key)} of project ${JSON.stringify(row.project)}`;
   }

@@ -10,6 +10,7 @@ import { listingOfStoredAlert } from './alert-listing-backfill.js';
 import { BYTE_COLUMNS, recordOfColumns } from './record-columns.js';
 import type { SqlDialect } from './sql-builder.js';
 import type { StoreRow } from './store.js';
+import type { TombstoneKind } from './erasure.js';
 
 type Row = Record<string, unknown>;
 
@@ -111,6 +112,17 @@ const EXPORT_TABLES: readonly ExportTable[] = [
       etag: r.etag as string | null,
       item: Buffer.isBuffer(r.item) ? r.item : Buffer.from(r.item as string, 'utf8'),
     }),
+  },
+  {
+    // Tombstones and pending file deletions: an erasure made on the source still holds on the target.
+    name: 'erasures',
+    key: ['project', 'kind', 'record_key'],
+    toRow: (r) => ({ kind: 'erasure', project: r.project as string, tombstone: r.kind as TombstoneKind, recordKey: r.record_key as string, erasedKey: r.erased_key as string }),
+  },
+  {
+    name: 'file_deletions',
+    key: ['project', 'object_key'],
+    toRow: (r) => ({ kind: 'fileDeletion', project: r.project as string, objectKey: r.object_key as string }),
   },
   {
     // Along access_log_batches_by_time, which both dialects have; the id only breaks ties.

@@ -1,8 +1,9 @@
 /**
- * Pages of the alert and company lists and of customers' executions kept in memory, each with the change stamp its project had
- * before the page was read. A page is served again only while the store says nothing of the project
- * changed since that stamp, so a cached page is exactly what a fresh read would return; the rows are
- * stored bytes, and every answer is still rendered (signed URLs, encodings) per request.
+ * Pages of the alert and company lists and of customers' executions (and the alert counts) kept in
+ * memory, each with the change stamp its project had before the page was read. A page is served
+ * again only while the store says nothing of the project changed since that stamp, so a cached page
+ * is exactly what a fresh read would return; the rows are stored bytes, and every answer is still
+ * rendered (signed URLs, encodings) per request.
  */
 import { LRUCache } from 'lru-cache';
 import type { Store, StoredAlertSummary, StoredCompany, StoredExecution } from './store.js';
@@ -13,67 +14,70 @@ export interface ListPageCacheObserver {
 }
 
 /** The lists whose pages are kept. */
-export type ListName = 'alerts' | 'companies' | 'executions';
+export type ListName = 'alerts' | 'companies' | 'executions' | 'alert-counts';
 
 type PageRow = StoredAlertSummary | StoredCompany | StoredExecution;
 
 interface Entry {
   stamp: string;
-  rows: readonly PageRow[];
+  value: unknown;
+  size: number;
 }
 
 // Per row beyond its bytes: the objects, strings and the entry's key.
 const ROW_OVERHEAD = 200;
 
-function sizeOf(entry: Entry): number {
+function sizeOfRows(rows: readonly PageRow[]): number {
   let n = ROW_OVERHEAD;
-  for (const r of entry.rows) n += ROW_OVERHEAD + (r.body?.length ?? 0) + (r.layout?.length ?? 0) + (r.deflated?.length ?? 0) + r.etag.length;
+  for (const r of rows) n += ROW_OVERHEAD + (r.body?.length ?? 0) + (r.layout?.length ?? 0) + (r.deflated?.length ?? 0) + r.etag.length;
   return n;
 }
 
+function sizeOfCounts(counts: ReadonlyMap<string, number>): number {
+  return ROW_OVERHEAD * (1 + counts.size);
+}
+
 /**
- * Wraps `store` so its listAlerts, listCompanies and listExecutions answer from memory while the project is unchanged;
+ * Wraps `store` so its listAlerts, listCompanies, listExecutions and countAlerts answer from memory while the project is unchanged;
  * every other member passes through. `maxBytes` 0 returns the store as it is.
  */
 export function withListPageCache(store: Store, maxBytes: number, observe?: ListPageCacheObserver): Store {
   if (maxBytes <= 0) return store;
-  const cache = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf });
+  const cache = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.size });
 
-  async function cached<R extends PageRow>(
-    list: ListName,
-    project: string,
-    args: readonly unknown[],
-    read: () => Promise<readonly R[]>,
-  ): Promise<readonly R[]> {
+  async function cached<V>(list: ListName, project: string, args: readonly unknown[], read: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
     const key = JSON.stringify([list, project, ...args]);
     const hit = cache.get(key);
     const { stamp, changed } = await store.changeStamp(project, hit?.stamp);
     if (hit !== undefined && !changed) {
       observe?.(list, 'hit');
-      // The same array while the page is current: what callers derive from it can be kept with it (src/http/list-page.ts).
-      return hit.rows as readonly R[];
+      // The same value while the page is current: what callers derive from it can be kept with it (src/http/list-page.ts).
+      return hit.value as V;
     }
     observe?.(list, hit === undefined ? 'miss' : 'stale');
     // The stamp was taken before this read: a change landing in between makes the entry stale at once, never wrong.
-    const rows = await read();
-    cache.set(key, { stamp, rows });
-    return rows;
+    const value = await read();
+    cache.set(key, { stamp, value, size: sizeOf(value) });
+    return value;
   }
 
   const listAlerts: Store['listAlerts'] = (project, filter, after, limit, fields) =>
-    cached('alerts', project, [filter, after ?? null, limit, fields ?? null], () => store.listAlerts(project, filter, after, limit, fields));
+    cached('alerts', project, [filter, after ?? null, limit, fields ?? null], () => store.listAlerts(project, filter, after, limit, fields), sizeOfRows);
   const listCompanies: Store['listCompanies'] = (project, filter, after, limit, fields) =>
-    cached('companies', project, [filter, after ?? null, limit, fields ?? null], () => store.listCompanies(project, filter, after, limit, fields));
+    cached('companies', project, [filter, after ?? null, limit, fields ?? null], () => store.listCompanies(project, filter, after, limit, fields), sizeOfRows);
   const listExecutions: Store['listExecutions'] = (project, customerKey, filter, after, limit, fields) =>
     cached('executions', project, [customerKey, filter, after ?? null, limit, fields ?? null], () =>
-      store.listExecutions(project, customerKey, filter, after, limit, fields),
+      store.listExecutions(project, customerKey, filter, after, limit, fields), sizeOfRows,
     );
+  // Counting is a scan of the project's index range: kept like a page (the map is only read by callers).
+  const countAlerts: Store['countAlerts'] = (project, filter) => cached('alert-counts', project, [filter], () => store.countAlerts(project, filter), sizeOfCounts);
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, prop) {
       if (prop === 'listAlerts') return listAlerts;
       if (prop === 'listCompanies') return listCompanies;
       if (prop === 'listExecutions') return listExecutions;
+      if (prop === 'countAlerts') return countAlerts;
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       let fn = bound.get(prop);

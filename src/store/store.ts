@@ -2,6 +2,7 @@
 import type { ReadFields, RecordBytes } from '../wire/record-bytes.js';
 import type { CompanyListing } from './company-listing.js';
 import type { AccessLogBatch, AccessLogIndexListener, AccessLogPruning, AccessLogStore } from '../access-log/access-log.js';
+import type { Erasure, FileRef, PruneKind, Pruning, TombstoneKind } from './erasure.js';
 
 /** One execution row of a page, with its keyset position; its bytes as the read's fields asked. */
 export interface StoredExecution extends RecordBytes {
@@ -204,8 +205,24 @@ export interface ChangeRow {
   item: Buffer;
 }
 
-/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches, the change feed. */
-export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow | ChangeRow;
+/** An erasure's tombstone as copied between stores: ids and the erasure instant only. */
+export interface ErasureRow {
+  kind: 'erasure';
+  project: string;
+  tombstone: TombstoneKind;
+  recordKey: string;
+  erasedKey: string;
+}
+
+/** A document file an erasure or prune left to delete, as copied between stores. */
+export interface FileDeletionRow {
+  kind: 'fileDeletion';
+  project: string;
+  objectKey: string;
+}
+
+/** One stored row as `copy` moves it: records exactly as stored, bare customers, API keys, access log batches, the change feed, tombstones, pending file deletions. */
+export type StoreRow = Upsert | BareCustomerRow | CompanyListingRow | ApiKeyRow | AccessLogBatchRow | ChangeRow | ErasureRow | FileDeletionRow;
 
 /**
  * A position in a project's change feed: SQLite orders by `seq` alone (xid is '0'); PostgreSQL by
@@ -253,7 +270,7 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   /** One page of alert summaries in keyset order; `fields` says which stored bytes of each summary a row carries. */
   listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredAlertSummary[]>;
   /** How many of the project's alerts match `filter`, by status (a status no alert has is absent). */
-  countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>>;
+  countAlerts(project: string, filter: AlertCountFilter): Promise<ReadonlyMap<string, number>>;
   /** One page of the project's company summaries (filters, search, keyset); `fields` as for listExecutions. */
   listCompanies(project: string, filter: CompanyFilter, after: CompanyPosition | undefined, limit: number, fields?: ReadFields): Promise<readonly StoredCompany[]>;
   /**
@@ -271,6 +288,21 @@ export interface Store extends AccessLogStore, AccessLogPruning {
   waitForChanges(project: string, after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Writes a batch atomically, each stored record's change feed entry with it; returns one outcome per item, in order. */
   writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]>;
+
+  /**
+   * Erases a customer of the project in one transaction: its record with its company list and
+   * search rows, its executions, the alerts naming it, each one's feed entry replaced by an erase
+   * item, and a tombstone per customer and alert (an older version imported later is stale).
+   * The files it names are kept in file_deletions until `forgetFileDeletions`. A dry run only counts.
+   */
+  eraseCustomer(project: string, customerKey: string, options: { dryRun: boolean }): Promise<Erasure>;
+  /**
+   * Removes the records of `kind` (every project) whose version instant key is before `beforeKey`,
+   * as an erasure does but without tombstones, in transactions of a chunk each; a dry run counts them.
+   */
+  pruneRecords(kind: PruneKind, beforeKey: string, options: { dryRun: boolean }): Promise<Pruning>;
+  /** Files deleted from the file store (or that cannot be there): no longer pending. */
+  forgetFileDeletions(files: readonly FileRef[]): Promise<void>;
 
   insertApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;

@@ -49,7 +49,7 @@ describe('copy command', () => {
   it('prints counts per table and the rate, or one JSON object with --json', async () => {
     const from = await seeded('from.db');
     const text = await run(['--from', from, '--to', join(dir, 'to.db')]);
-    expect(text).toMatch(/^copied 1 customers with a record, 1 known only through executions, 0 company list rows, 0 alerts, 2 executions, 1 API keys, 0 access log batches, 3 change feed entries and the secret\n8 rows in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
+    expect(text).toMatch(/^copied 1 customers with a record, 1 known only through executions, 0 company list rows, 0 alerts, 2 executions, 1 API keys, 0 access log batches, 3 change feed entries, 0 erasure tombstones, 0 pending file deletions and the secret\n8 rows in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
     const report = JSON.parse(await run(['--from', from, '--to', join(dir, 'to-json.db'), '--batch', '1', '--json']));
     expect(report).toMatchObject({ customers: 1, bareCustomers: 1, alerts: 0, executions: 2, apiKeys: 1, accessLogBatches: 0, changes: 3, rows: 8 });
     const copied = await openSqliteStore(join(dir, 'to-json.db'));

@@ -21,20 +21,24 @@ const P = 'backfill-p';
 const COMPANY = 'ABCDEF00-3D1F-4A6B-9C8D-7E6F5A4B3C2D';
 const PERSON = '0a5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const ALERT = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+/** The migration that added the change feed, in each store's list. */
+const SQLITE_FEED_MIGRATION = 7;
+const POSTGRES_FEED_MIGRATION = 9;
 
 /** Takes the store back to the schema before the feed: its table, sequence and migration record gone. */
 async function dropFeed(h: Harness): Promise<void> {
   if (h.name === 'sqlite') {
     const db = new Database(h.url);
-    db.exec('DROP TABLE changes');
-    db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(migrationName(SQLITE_MIGRATIONS.length));
+    // The migrations after the feed's (erasure) go too: they are applied again on open.
+    db.exec('DROP TABLE changes; DROP TABLE erasures; DROP TABLE file_deletions');
+    for (let v = SQLITE_FEED_MIGRATION; v <= SQLITE_MIGRATIONS.length; v++) db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(migrationName(v));
     db.close();
     return;
   }
   const client = new pg.Client({ connectionString: h.url });
   await client.connect();
-  await client.query('DROP TABLE changes; DROP SEQUENCE changes_seq');
-  await client.query('DELETE FROM kysely_migration WHERE name = $1', [migrationName(POSTGRES_MIGRATIONS.length)]);
+  await client.query('DROP TABLE changes; DROP SEQUENCE changes_seq; DROP TABLE erasures; DROP TABLE file_deletions');
+  for (let v = POSTGRES_FEED_MIGRATION; v <= POSTGRES_MIGRATIONS.length; v++) await client.query('DELETE FROM kysely_migration WHERE name = $1', [migrationName(v)]);
   await client.end();
 }
 

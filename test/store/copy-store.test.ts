@@ -143,7 +143,7 @@ describe.runIf(postgresWanted)('copying a store between SQLite and PostgreSQL', 
     expect(expected).toMatchObject({ 'proj-a/company-search': [recordKey(NAMED_COMPANY)] });
     const pg = await open(harness('postgres'));
     const there = await copyStore(source, pg, { chunkRows: 11 });
-    expect(there).toEqual({ customers: 6, bareCustomers: 2, companies: COMPANIES, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3, changes: 108 });
+    expect(there).toEqual({ customers: 6, bareCustomers: 2, companies: COMPANIES, alerts: 4, executions: 98, apiKeys: 3, accessLogBatches: 3, changes: 108, erasures: 0, fileDeletions: 0 });
     expect(expected).toMatchObject({ [`proj-a/access-log/${COMPANY}`]: [{ requestId: 'r-proj-a-1' }, { requestId: 'r-proj-a-4' }] });
     expect(await observe(pg, keys)).toEqual(expected);
     // The copy caught the target's per-record table up with the batches it brought.

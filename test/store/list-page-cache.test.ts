@@ -92,6 +92,29 @@ describe.each(storeHarnesses())('list page cache on $adapter', ({ make }) => {
     expect(outcomes).toEqual(['executions miss', 'executions miss', 'executions hit', 'executions stale']);
   });
 
+  it('reads afresh after an erasure or a prune, which leave erase items in the feed', async () => {
+    const store = await openHarness(make());
+    const cached = withListPageCache(store, 1 << 20);
+    await store.writeBatch([alert('p', 'a', day(1)), alert('p', 'b', day(2), '', { customerKey: 'customer-2' }), alert('p', 'c', day(3), '', { customerKey: 'customer-3' })]);
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 10))).toEqual(['c', 'b', 'a']);
+    await store.eraseCustomer('p', 'customer-1', { dryRun: false });
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 10))).toEqual(['c', 'b']);
+    await store.pruneRecords('alerts', day(3), { dryRun: false });
+    expect(keys(await cached.listAlerts('p', DESC, undefined, 10))).toEqual(['c']);
+  });
+
+  it('keeps the alert counts like a page', async () => {
+    const store = await openHarness(make());
+    const outcomes: string[] = [];
+    const cached = withListPageCache(store, 1 << 20, (list, outcome) => outcomes.push(`${list} ${outcome}`));
+    await store.writeBatch([alert('p', 'a', day(1)), alert('p', 'b', day(2), '', { status: 'Closed' })]);
+    expect(Object.fromEntries(await cached.countAlerts('p', {}))).toEqual({ Open: 1, Closed: 1 });
+    expect(Object.fromEntries(await cached.countAlerts('p', {}))).toEqual({ Open: 1, Closed: 1 });
+    await store.writeBatch([alert('p', 'c', day(3))]);
+    expect(Object.fromEntries(await cached.countAlerts('p', {}))).toEqual({ Open: 2, Closed: 1 });
+    expect(outcomes).toEqual(['alert-counts miss', 'alert-counts hit', 'alert-counts stale']);
+  });
+
   it('is not a cache when given no memory', async () => {
     const store = await openHarness(make());
     expect(withListPageCache(store, 0)).toBe(store);

@@ -7,7 +7,7 @@ import {
   fullAlert, fullCompany, fullExecution, minimalAlert, minimalCompany, minimalExecution,
 } from '../../contract/examples.js';
 import { addContractFormats, isDateTime } from '../../contract/formats.js';
-import { OPERATIONS, type Operation } from '../../contract/operations.js';
+import { OPERATIONS, WRITE_OPERATIONS, type Operation } from '../../contract/operations.js';
 import { validateRecord, type RecordKind } from '../../contract/validators.js';
 import { SCOPES } from '../../store/api-keys.js';
 import { openApiDocument } from './openapi-document.js';
@@ -44,6 +44,17 @@ describe('openApiDocument', () => {
     delete broken.info;
     broken.paths['/alerts/{id}'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Nope' };
     expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('has the erase operation as a POST needing records:erase, answering ErasureResult, and no read operation asking for that scope', () => {
+    const op = WRITE_OPERATIONS.eraseCustomer;
+    const post = doc.paths[op.path]?.post as Json;
+    expect(post.operationId).toBe('eraseCustomer');
+    expect(post.security).toEqual([{ bearerAuth: ['records:erase'] }]);
+    expect(post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErasureResult' });
+    expect((post.parameters as Json[]).map((x) => x.name)).toEqual(['customerId', 'dryRun']);
+    expect(doc.paths[op.path].get).toBeUndefined();
+    for (const read of ops) expect(read.scope).not.toBe('records:erase');
   });
 
   it('has every operation of OPERATIONS at its path with its id, summary and parameters', () => {

@@ -9,7 +9,7 @@ import { alertSummaryOf } from '../../contract/alert-summary.js';
 import { exampleChanges, fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { companySummaryOf } from '../../contract/company-summary.js';
 import type { CompanyDetails } from '../../contract/company.js';
-import { OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
+import { OPERATIONS, WRITE_OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
 import { SCOPES } from '../../store/api-keys.js';
 import { openApiInfo } from './openapi-info.js';
 import {
@@ -58,6 +58,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
   for (const [name, op] of Object.entries(OPERATIONS) as [OperationName, Operation][]) {
     paths[op.path] = { get: readOperation(op, components, EXAMPLES[name]()) };
   }
+  for (const op of Object.values(WRITE_OPERATIONS) as Operation[]) paths[op.path] = { post: writeOperation(op, components) };
   if (options.fileRoute ?? true) paths['/files/{project}/{objectKey}'] = { get: fileDownloadOperation() };
   paths[OPENAPI_JSON_PATH] = { get: documentOperation() };
   const server = `${(options.serverUrl ?? '').replace(/\/+$/, '')}${options.basePath}`;
@@ -123,6 +124,26 @@ function readOperation(op: Operation, components: SchemaComponents, example: unk
         content: { 'application/json': { schema: response, example } },
       },
       '304': { description: 'Not Modified: the `If-None-Match` validator still matches; no body', headers: notModifiedHeaders() },
+      ...errorResponses(READ_ERROR_STATUSES),
+    },
+  };
+}
+
+/** One operation that changes records: POST without a body, its scope, 200 and every error response. */
+function writeOperation(op: Operation, components: SchemaComponents): Record<string, unknown> {
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: `Needs an API key with the \`${op.scope}\` scope, which a key has only when it was created naming it. No request body; the answer is never cached.`,
+    tags: [tagOf(op.scope)],
+    security: [{ [SECURITY_SCHEME]: [op.scope] }],
+    parameters: parameters(op, components),
+    responses: {
+      '200': {
+        description: responseDescription(op.response as JsonSchema),
+        headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        content: { 'application/json': { schema: components.use(op.response) } },
+      },
       ...errorResponses(READ_ERROR_STATUSES),
     },
   };

@@ -6,6 +6,7 @@
  */
 import type { AlertUpsert, CompanyListingRow, CustomerUpsert, ExecutionUpsert, Upsert, WriteOutcome } from '../store.js';
 import { versionOutcome } from '../version-outcome.js';
+import { erasedOutcome } from '../erasure.js';
 
 /** A record's stored version, as the version rule needs it. */
 export interface PrevVersion {
@@ -76,8 +77,16 @@ export function batchKeys(items: readonly Upsert[]): BatchKeys {
   return keys;
 }
 
-/** Decides every item against the state before the batch, updated as items are stored. */
-export function planBatch(items: readonly Upsert[], prev: PrevState): BatchPlan {
+/** The later of two erasure instant keys. */
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  return a === undefined ? b : b === undefined || a > b ? a : b;
+}
+
+/**
+ * Decides every item against the state before the batch, updated as items are stored, and
+ * against the erasures it meets (`erased`, by rowKey(project, kind, key): see readErasures).
+ */
+export function planBatch(items: readonly Upsert[], prev: PrevState, erased: ReadonlyMap<string, string> = new Map()): BatchPlan {
   const customers = new Map<string, CustomerUpsert>();
   const alerts = new Map<string, AlertUpsert>();
   const executions = new Map<string, ExecutionWrite>();
@@ -88,6 +97,14 @@ export function planBatch(items: readonly Upsert[], prev: PrevState): BatchPlan 
   const seenExecutions = new Map<string, PrevVersion>(prev.executions);
 
   const outcomes = items.map((item): WriteOutcome => {
+    const tombstone =
+      item.kind === 'customer'
+        ? erased.get(rowKey(item.project, 'customer', item.key))
+        : item.kind === 'alert'
+          ? later(erased.get(rowKey(item.project, 'alert', item.key)), erased.get(rowKey(item.project, 'customer', item.listing.customerKey)))
+          : erased.get(rowKey(item.project, 'customer', item.customerKey));
+    // An erased record's older version never comes back, nor makes its customer known again.
+    if (erasedOutcome(tombstone, item.versionKey) !== undefined) return 'stale';
     if (item.kind === 'customer') {
       const k = rowKey(item.project, item.key);
       const outcome = versionOutcome(seenCustomers.get(k), item);

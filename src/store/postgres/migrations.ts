@@ -262,6 +262,24 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX changes_feed ON changes (project, xid, seq);
   INSERT INTO meta (key, value) VALUES ('changes_backfill', '\\x00') ON CONFLICT (key) DO NOTHING;
+  `,  `
+  -- Erasure (docs/data-protection.md). A tombstone per erased customer and alert: the instant key
+  -- of the erasure and nothing of the record's data; an import of a version not newer is stale.
+  -- An erased customer's tombstone also covers its executions and the alerts naming it.
+  CREATE TABLE erasures (
+    project    text COLLATE "C" NOT NULL,
+    kind       text COLLATE "C" NOT NULL,
+    record_key text COLLATE "C" NOT NULL,
+    erased_key text COLLATE "C" NOT NULL,
+    PRIMARY KEY (project, kind, record_key)
+  );
+  -- Document files of erased or pruned records still to delete from the file store: written with
+  -- the erasure, removed once each file is gone, so an erase run again finishes what failed.
+  CREATE TABLE file_deletions (
+    project    text COLLATE "C" NOT NULL,
+    object_key text COLLATE "C" NOT NULL,
+    PRIMARY KEY (project, object_key)
+  );
   `,
 ];
 

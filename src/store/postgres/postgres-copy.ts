@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyValues } from '../api-key-columns.js';
 import { exportChunks } from '../export-rows.js';
 import type { AccessLogBatch } from '../../access-log/access-log.js';
-import type { AlertUpsert, ApiKeyRecord, CompanyListingRow, CustomerUpsert, ExecutionUpsert, StoreRow } from '../store.js';
+import type { AlertUpsert, ApiKeyRecord, CompanyListingRow, CustomerUpsert, ErasureRow, ExecutionUpsert, FileDeletionRow, StoreRow } from '../store.js';
 import { batchKeys, rowKey, type BatchPlan } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
 import { guarded } from './pg-errors.js';
@@ -45,6 +45,8 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
   const batches: AccessLogBatch[] = [];
   const listings: CompanyListingRow[] = [];
   const changes: ChangeEntry[] = [];
+  const erasures: ErasureRow[] = [];
+  const fileDeletions: FileDeletionRow[] = [];
   for (const row of rows) {
     if (row.kind === 'customer') customers.push(row);
     else if (row.kind === 'companyListing') listings.push(row);
@@ -53,6 +55,8 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
     else if (row.kind === 'accessLogBatch') batches.push(row.batch);
     else if (row.kind === 'bareCustomer') named.set(rowKey(row.project, row.customerKey), row);
     else if (row.kind === 'change') changes.push(row);
+    else if (row.kind === 'erasure') erasures.push(row);
+    else if (row.kind === 'fileDeletion') fileDeletions.push(row);
     else {
       executions.push(row);
       // Customers come first in an export, but an execution must never be left without one.
@@ -77,6 +81,19 @@ export async function importPostgresRows(client: pg.PoolClient, rows: readonly S
   await writePlan(client, plan);
   // In the order exported; each entry takes a new position in its project's feed.
   await writeChanges(client, changes);
+  if (erasures.length > 0) {
+    await client.query(
+      `INSERT INTO erasures (project, kind, record_key, erased_key) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+       ON CONFLICT (project, kind, record_key) DO UPDATE SET erased_key = greatest(erasures.erased_key, excluded.erased_key)`,
+      [erasures.map((e) => e.project), erasures.map((e) => e.tombstone), erasures.map((e) => e.recordKey), erasures.map((e) => e.erasedKey)],
+    );
+  }
+  if (fileDeletions.length > 0) {
+    await client.query('INSERT INTO file_deletions (project, object_key) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING', [
+      fileDeletions.map((f) => f.project),
+      fileDeletions.map((f) => f.objectKey),
+    ]);
+  }
   for (const k of keys) {
     await client.query(
       `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

@@ -34,6 +34,9 @@ import { CHANGE_STAMPS, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresCha
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
+import { eraseCustomerRows, forgetPostgresFiles, postgresPendingFiles, pruneCandidates, pruneRows, PRUNE_CHUNK as PRUNE_STEP, readCustomerRows, readErasures, type PruneAfter } from './postgres-erasure.js';
+import { documentKeysOf, type Erasure, type FileRef, type PruneKind, type Pruning } from '../erasure.js';
+import type { ChangeEntry } from '../change-items.js';
 import { migratePostgres } from './migrations.js';
 import { backfillAlertListings, type BackfillConnection } from '../alert-listing-backfill.js';
 import { exportPostgresRows, importPostgresRows } from './postgres-copy.js';
@@ -205,17 +208,8 @@ export class PostgresStore implements Store {
     if (items.length === 0) return [];
     return guarded('writeBatch', () =>
       this.transaction(async (client) => {
-        // Writers of a project take turns, as SQLite's single writer does: between reading the
-        // stored versions and writing, no other batch may store a newer one.
-        const projects = [...new Set(items.map((i) => i.project))].sort();
-        for (const project of projects) {
-          await client.query({
-            name: 'ccr_write_lock',
-            text: 'SELECT pg_advisory_xact_lock($1::integer, $2::integer)',
-            values: [WRITE_LOCK_CLASS, projectLockKey(project)],
-          });
-        }
-        const plan = planBatch(items, await readPrevState(client, batchKeys(items)));
+        await lockProjects(client, items.map((i) => i.project));
+        const plan = planBatch(items, await readPrevState(client, batchKeys(items)), await readErasures(client, items));
         await writePlan(client, plan);
         // Each stored record's feed entry, in the same transaction; the notify goes out at commit.
         const changedAt = new Date().toISOString();
@@ -233,6 +227,59 @@ export class PostgresStore implements Store {
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
     return (await this.stamps.get(CHANGE_STAMPS, project, since ?? ''))!;
+  }
+
+  async eraseCustomer(project: string, customerKey: string, options: { dryRun: boolean }): Promise<Erasure> {
+    const { erasure, written } = await guarded('eraseCustomer', () =>
+      this.transaction(async (client) => {
+        // Imports of the project wait: nothing of the customer can be written between reading and deleting.
+        await lockProjects(client, [project]);
+        const rows = await readCustomerRows(client, project, customerKey);
+        if (options.dryRun) return { erasure: { ...rows.counts, files: [] }, written: undefined };
+        const { erasure, entries } = await eraseCustomerRows(client, project, customerKey, rows, new Date());
+        return { erasure, written: await this.writeErased(client, entries) };
+      }),
+    );
+    if (written !== undefined) this.changes.written(written.projects, written.xid);
+    return erasure;
+  }
+
+  async pruneRecords(kind: PruneKind, beforeKey: string, options: { dryRun: boolean }): Promise<Pruning> {
+    const total = { records: 0, documents: 0 };
+    let after: PruneAfter | undefined;
+    for (;;) {
+      const step = await guarded('pruneRecords', () =>
+        this.transaction(async (client) => {
+          const found = await pruneCandidates(client, kind, beforeKey, after);
+          const documents = found.bodies.reduce((n, b) => n + new Set(documentKeysOf('alert', b)).size, 0);
+          const walked = { found: found.keys.length, last: found.keys.at(-1) };
+          if (options.dryRun || found.keys.length === 0) return { ...walked, records: found.keys.length, documents, written: undefined };
+          await lockProjects(client, found.keys.map((k) => k[0]!));
+          const { records, entries } = await pruneRows(client, kind, beforeKey, found.keys, new Date());
+          return { ...walked, records, documents, written: await this.writeErased(client, entries) };
+        }),
+      );
+      if (step.written !== undefined) this.changes.written(step.written.projects, step.written.xid);
+      total.records += step.records;
+      total.documents += step.documents;
+      // A full chunk may have more after it, even when some of its rows got a newer version meanwhile.
+      if (step.last === undefined || step.found < PRUNE_STEP) break;
+      after = step.last;
+    }
+    if (options.dryRun) return { ...total, files: [] };
+    return { ...total, files: await guarded('pruneRecords', async () => postgresPendingFiles(this.pool)) };
+  }
+
+  async forgetFileDeletions(files: readonly FileRef[]): Promise<void> {
+    if (files.length === 0) return;
+    await guarded('forgetFileDeletions', () => forgetPostgresFiles(this.pool, files));
+  }
+
+  /** Writes the erase items of removed records, notifying the projects' listeners at commit. */
+  private async writeErased(client: pg.PoolClient, entries: readonly ChangeEntry[]): Promise<{ projects: string[]; xid: bigint } | undefined> {
+    if (entries.length === 0) return undefined;
+    const xid = await writeChangesAndNotify(client, entries);
+    return { projects: [...new Set(entries.map((e) => e.project))], xid };
   }
 
   async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {
@@ -405,6 +452,20 @@ export class PostgresStore implements Store {
     return inTransaction(this.pool, fn);
   }
 
+}
+
+/**
+ * Takes the write locks of the projects, in one order: writers of a project take turns, as
+ * SQLite's single writer does (between reading stored versions and writing, no one else writes).
+ */
+async function lockProjects(client: pg.PoolClient, projects: readonly string[]): Promise<void> {
+  for (const project of [...new Set(projects)].sort()) {
+    await client.query({
+      name: 'ccr_write_lock',
+      text: 'SELECT pg_advisory_xact_lock($1::integer, $2::integer)',
+      values: [WRITE_LOCK_CLASS, projectLockKey(project)],
+    });
+  }
 }
 
 /** A project's advisory lock key: stable across processes and PostgreSQL versions. */

@@ -215,6 +215,27 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX changes_feed ON changes (project, seq);
   INSERT INTO meta (key, value) VALUES ('changes_backfill', X'00');
   `,
+  `
+  -- Erasure (docs/data-protection.md). A tombstone per erased customer and alert: the instant key
+  -- of the erasure and nothing of the record's data; an import of a version not newer is stale.
+  -- An erased customer's tombstone also covers its executions and the alerts naming it.
+  CREATE TABLE erasures (
+    project    TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    record_key TEXT NOT NULL,
+    erased_key TEXT NOT NULL,
+    PRIMARY KEY (project, kind, record_key)
+  ) WITHOUT ROWID;
+  -- Document files of erased or pruned records still to delete from the file store: written with
+  -- the erasure, removed once each file is gone, so an erase run again finishes what failed.
+  CREATE TABLE file_deletions (
+    project    TEXT NOT NULL,
+    object_key TEXT NOT NULL,
+    PRIMARY KEY (project, object_key)
+  ) WITHOUT ROWID;
+  -- FTS5 removes a deleted row's words from its index at once, rather than at a later merge.
+  INSERT INTO company_search (company_search, rank) VALUES ('secure-delete', 1);
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */

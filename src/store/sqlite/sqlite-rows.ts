@@ -153,6 +153,15 @@ function importRowsOf(stmt: Prepare, rows: readonly StoreRow[], search: CompanyS
         // In the order exported: each entry takes the next position of its project's feed.
         recordChange(stmt, row);
         break;
+      case 'erasure':
+        stmt(
+          `INSERT INTO erasures (project, kind, record_key, erased_key) VALUES (?, ?, ?, ?)
+           ON CONFLICT (project, kind, record_key) DO UPDATE SET erased_key = max(erased_key, excluded.erased_key)`,
+        ).run(row.project, row.tombstone, row.recordKey, row.erasedKey);
+        break;
+      case 'fileDeletion':
+        stmt('INSERT OR IGNORE INTO file_deletions (project, object_key) VALUES (?, ?)').run(row.project, row.objectKey);
+        break;
       case 'apiKey':
         stmt(
           `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

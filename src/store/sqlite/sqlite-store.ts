@@ -51,6 +51,9 @@ import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ReadBatcher } from '../read-batcher.js';
 import { CHANGE_HEAD, CHANGES_AFTER_SQL, CHANGES_HEAD_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
+import { eraseSqliteCustomer, pruneSqliteChunk, sqliteErasedKey, sqliteHasErasures, sqlitePendingFiles } from './sqlite-erasure.js';
+import type { Erasure, FileRef, PruneKind, Pruning } from '../erasure.js';
+import { erasedOutcome } from '../erasure.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -83,6 +86,8 @@ export async function openSqliteStore(
       db.pragma('page_size = 16384');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // Deleted content is overwritten with zeros, not only unlinked: an erased record leaves no bytes behind.
+      db.pragma('secure_delete = ON');
     }
     return db;
   });
@@ -207,8 +212,10 @@ export class SqliteStore implements Store {
     this.useReadThread = options.readThread === true;
     this.writeTx = db.transaction((items: readonly Upsert[], changedAt: string) => {
       const search = new CompanySearchWrites();
+      // One probe per batch: a store that never erased anything pays no tombstone lookups.
+      const erasures = sqliteHasErasures(this.prepare);
       const outcomes = items.map((item) => {
-        const outcome = this.writeOne(item, search);
+        const outcome = (erasures ? this.erasedOutcome(item) : undefined) ?? this.writeOne(item, search);
         // The feed entry is written with the record, in its transaction.
         if (outcome === 'stored') recordChange(this.prepare, changeOf(item, changedAt));
         return outcome;
@@ -355,6 +362,65 @@ export class SqliteStore implements Store {
       }
     },
   });
+
+  /** 'stale' for a record an erasure covers and it is not newer than (see erasedOutcome). */
+  private erasedOutcome(item: Upsert): 'stale' | undefined {
+    const erased =
+      item.kind === 'customer'
+        ? sqliteErasedKey(this.prepare, item.project, 'customer', item.key)
+        : item.kind === 'alert'
+          ? sqliteErasedKey(this.prepare, item.project, 'alert', item.key, item.listing.customerKey)
+          : sqliteErasedKey(this.prepare, item.project, 'customer', item.customerKey);
+    return erasedOutcome(erased, item.versionKey);
+  }
+
+  async eraseCustomer(project: string, customerKey: string, options: { dryRun: boolean }): Promise<Erasure> {
+    const erasure = guardedSync('eraseCustomer', () =>
+      options.dryRun
+        ? this.db.transaction(() => eraseSqliteCustomer(this.prepare, project, customerKey, true, new Date()))()
+        : this.db.transaction(() => eraseSqliteCustomer(this.prepare, project, customerKey, false, new Date())).immediate(),
+    );
+    if (!options.dryRun) {
+      this.afterRemoval();
+      this.changeWaiters.wake(project);
+    }
+    return erasure;
+  }
+
+  async pruneRecords(kind: PruneKind, beforeKey: string, options: { dryRun: boolean }): Promise<Pruning> {
+    const total = { records: 0, documents: 0 };
+    let after: number | undefined = 0;
+    while (after !== undefined) {
+      const from: number = after;
+      const chunk = this.db.transaction(() => pruneSqliteChunk(this.prepare, kind, beforeKey, from, options.dryRun, new Date()));
+      // A dry run only reads: it takes no write lock.
+      const step = guardedSync('pruneRecords', () => (options.dryRun ? chunk() : chunk.immediate()));
+      total.records += step.records;
+      total.documents += step.documents;
+      after = step.last;
+    }
+    if (options.dryRun) return { ...total, files: [] };
+    if (total.records > 0) {
+      this.afterRemoval();
+      this.changeWaiters.wakeAll();
+    }
+    return { ...total, files: guardedSync('pruneRecords', () => sqlitePendingFiles(this.prepare)) };
+  }
+
+  async forgetFileDeletions(files: readonly FileRef[]): Promise<void> {
+    if (files.length === 0) return;
+    const forget = this.stmt('DELETE FROM file_deletions WHERE project = ? AND object_key = ?');
+    guardedSync('forgetFileDeletions', () => this.db.transaction(() => files.forEach((f) => forget.run(f.project, f.objectKey))).immediate());
+  }
+
+  /**
+   * After records were removed: the WAL still holds the pages as they were before, until a
+   * checkpoint copies the new (zeroed) pages into the file and the log is truncated. A reader
+   * holding an old snapshot keeps the frames it needs; the next erase or prune checkpoints again.
+   */
+  private afterRemoval(): void {
+    guardedSync('checkpoint', () => this.db.pragma('wal_checkpoint(TRUNCATE)'));
+  }
 
   private writeOne(item: Upsert, search: CompanySearchWrites): WriteOutcome {
     switch (item.kind) {
