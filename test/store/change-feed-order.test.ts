@@ -21,7 +21,7 @@ import { writeChanges } from '../../src/store/postgres/postgres-changes.js';
 import type { ChangePosition, Store } from '../../src/store/store.js';
 import { feedPage, feedSettled, plainCustomerLine } from '../support/changes-feed.js';
 import { freePort } from '../support/cli-process.js';
-import { harness, storeHarnesses, type Harness } from '../support/store-harness.js';
+import { harness, openTracked, storeHarnesses, type Harness } from '../support/store-harness.js';
 import { postgresWanted } from '../support/stores.js';
 import { customer, day } from '../support/upserts.js';
 
@@ -31,14 +31,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function openHarness(h: Harness): Promise<Store> {
-  const store = await h.open();
-  cleanups.push(async () => {
-    await store.close();
-    await h.cleanup();
-  });
-  return store;
-}
+const openHarness = (h: Harness): Promise<Store> => openTracked(h, cleanups);
 
 /** Polls the store's feed from `cursor` into `seen` every few milliseconds until `stop()`. */
 function consume(store: Store, project: string, seen: string[], stop: () => boolean): Promise<void> {

@@ -11,7 +11,7 @@ import { changeOf } from '../../src/store/change-items.js';
 import { withListPageCache } from '../../src/store/list-page-cache.js';
 import { writeChanges } from '../../src/store/postgres/postgres-changes.js';
 import type { Store } from '../../src/store/store.js';
-import { harness, storeHarnesses, type Harness } from '../support/store-harness.js';
+import { harness, openTracked, storeHarnesses, type Harness } from '../support/store-harness.js';
 import { postgresWanted } from '../support/stores.js';
 import { alert, customer, day, execution } from '../support/upserts.js';
 
@@ -20,14 +20,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function openHarness(h: Harness): Promise<Store> {
-  const store = await h.open();
-  cleanups.push(async () => {
-    await store.close();
-    await h.cleanup();
-  });
-  return store;
-}
+const openHarness = (h: Harness): Promise<Store> => openTracked(h, cleanups);
 
 const DESC = { sort: 'updatedAt', order: 'desc' } as const;
 const keys = (rows: readonly { alertKey: string }[]): string[] => rows.map((r) => r.alertKey);
@@ -138,7 +131,8 @@ describe('a write from another connection', () => {
 });
 
 describe.skipIf(!postgresWanted)('PostgreSQL: a transaction open while the page was read', () => {
-  it('makes the page stale when it commits a change of the project, and not before', async () => {
+  /** A cached store with one page read, and a transaction begun before it that wrote a feed entry of the project. */
+  async function pageBesideOpenTransaction(later: boolean): Promise<{ read: () => Promise<unknown>; open: pg.Client; outcomes: string[] }> {
     const h = harness('postgres');
     const store = await openHarness(h);
     const outcomes: string[] = [];
@@ -147,35 +141,30 @@ describe.skipIf(!postgresWanted)('PostgreSQL: a transaction open while the page 
     const open = new pg.Client({ connectionString: h.url });
     await open.connect();
     cleanups.push(() => open.end());
-    // Begun, with its xid taken and an entry written, before the page's stamp.
     await open.query('BEGIN');
     await writeChanges(open, [changeOf(customer('p', 'late', day(3)), new Date().toISOString())]);
-    // A later transaction completes first, so the open one is listed as running inside the snapshot, not past it.
-    await store.writeBatch([alert('q', 'other', day(2))]);
-    await cached.listAlerts('p', DESC, undefined, 10);
-    await cached.listAlerts('p', DESC, undefined, 10);
+    // A later transaction completing first lists the open one as running inside the snapshot, not past it.
+    if (later) await store.writeBatch([alert('q', 'other', day(2))]);
+    const read = (): Promise<unknown> => cached.listAlerts('p', DESC, undefined, 10);
+    await read();
+    return { read, open, outcomes };
+  }
+
+  it.each([false, true])('makes the page stale when it commits a change of the project, and not before (a later transaction done first: %s)', async (later) => {
+    const { read, open, outcomes } = await pageBesideOpenTransaction(later);
+    await read();
     expect(outcomes).toEqual(['miss', 'hit']);
     await open.query('COMMIT');
-    await cached.listAlerts('p', DESC, undefined, 10);
+    await read();
     expect(outcomes.at(-1)).toBe('stale');
-    await cached.listAlerts('p', DESC, undefined, 10);
+    await read();
     expect(outcomes.at(-1)).toBe('hit');
   });
 
   it('leaves the page current when such a transaction rolls back', async () => {
-    const h = harness('postgres');
-    const store = await openHarness(h);
-    const outcomes: string[] = [];
-    const cached = withListPageCache(store, 1 << 20, (_list, outcome) => outcomes.push(outcome));
-    await store.writeBatch([alert('p', 'a', day(1))]);
-    const open = new pg.Client({ connectionString: h.url });
-    await open.connect();
-    cleanups.push(() => open.end());
-    await open.query('BEGIN');
-    await writeChanges(open, [changeOf(customer('p', 'gone', day(3)), new Date().toISOString())]);
-    await cached.listAlerts('p', DESC, undefined, 10);
+    const { read, open, outcomes } = await pageBesideOpenTransaction(true);
     await open.query('ROLLBACK');
-    await cached.listAlerts('p', DESC, undefined, 10);
+    await read();
     expect(outcomes).toEqual(['miss', 'hit']);
   });
 });

@@ -86,3 +86,13 @@ export async function openTestStore(dir = mkdtempSync(join(tmpdir(), 'crs-store-
   const store = await h.open();
   return { store, url: h.url, cleanup: h.cleanup };
 }
+
+/** Opens `h`'s store and has `cleanups` close it and throw the database away. */
+export async function openTracked(h: Harness, cleanups: (() => Promise<void>)[]): Promise<Store> {
+  const store = await h.open();
+  cleanups.push(async () => {
+    await store.close();
+    await h.cleanup();
+  });
+  return store;
+}
