@@ -11,7 +11,7 @@ warnIfSkipped('company.browser.test');
 const DOCUMENTS: DemoDocumentRef[] = [];
 const LINES = [
   ...generateDemo({
-    projects: 2, companies: 55, individuals: 2, executionsPerCustomer: 0, heavyCustomerExecutions: 0, alerts: 2, largeAlertRatio: 0, extraFields: false,
+    projects: 2, companies: 55, individuals: 2, executionsPerCustomer: 0, heavyCustomerExecutions: 0, alerts: 12, largeAlertRatio: 0, extraFields: false,
     onDocument: (doc) => DOCUMENTS.push(doc),
   }),
 ];
@@ -24,6 +24,17 @@ const nameOf = (c: CompanyDetails) => c.companyClaims?.find((claim) => claim.com
 const RICH =
   COMPANIES.find((c) => nameOf(c) && (c.beneficiaries?.individualBeneficiaries?.length ?? 0) > 0 && (c.beneficiaries?.companyBeneficiaries?.length ?? 0) > 0 && (c.documents?.length ?? 0) > 0) ??
   COMPANIES.find((c) => nameOf(c) && (c.beneficiaries?.individualBeneficiaries?.length ?? 0) > 0 && (c.documents?.length ?? 0) > 0)!;
+
+interface NotedAlert {
+  id: string;
+  cmsProjectId: string;
+  notes?: { name: string; documents?: { filename: string; mimetype: string }[] }[];
+}
+/** An alert of the project with a note that carries a document. */
+const NOTED = LINES.map((l) => JSON.parse(l) as { kind: string; record: NotedAlert })
+  .filter((l) => l.kind === 'alert' && l.record.cmsProjectId === PROJECT)
+  .map((l) => l.record)
+  .find((a) => a.notes?.some((n) => (n.documents?.length ?? 0) > 0));
 
 let ui: ConsoleUnderTest | undefined;
 
@@ -143,6 +154,25 @@ describe('the company file and company search in a browser', () => {
     const ids = await page.locator('table.companies-table tbody tr .row-link').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()));
     const newest = [...COMPANIES].sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : Date.parse(b.updatedAt!) - Date.parse(a.updatedAt!)));
     expect(ids).toEqual(newest.map((c) => c.id));
+    await context.close();
+  });
+
+  it.skipIf(!chromiumPresent)('links a note’s documents on the alert, each opening through its signed URL', async () => {
+    expect(NOTED).toBeDefined();
+    const doc = NOTED!.notes!.flatMap((n) => n.documents ?? [])[0]!;
+    const { key } = await ui!.service.key(PROJECT);
+    const context = await ui!.browser.newContext();
+    const page = await context.newPage();
+    const refused = consoleErrors(page);
+    await page.goto(`${ui!.service.url}/console/alerts/${NOTED!.id}#key=${key}`);
+    const link = page.getByRole('list', { name: 'Documents of the note' }).first().getByRole('link', { name: doc.filename });
+    await link.waitFor();
+    const href = (await link.getAttribute('href'))!;
+    expect(new URL(href).pathname).toMatch(/^\/v1\/files\//);
+    const download = await page.request.get(href);
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-type']).toContain(doc.mimetype);
+    expect(refused).toEqual([]);
     await context.close();
   });
 

@@ -86,7 +86,7 @@ function AlertBody({ alert }: { alert: Alert }) {
               <li key={note.id}>
                 <strong>{note.name}</strong> <span className="muted">— {note.createdBy}, {instant(note.createdAt)}</span>
                 {note.description !== null && <p>{note.description}</p>}
-                {(note.documents?.length ?? 0) > 0 && <p className="muted">{note.documents!.length} document(s)</p>}
+                <NoteDocuments documents={note.documents ?? []} />
               </li>
             ))}
           </ul>
@@ -148,5 +148,24 @@ function CustomerLinks({ customerId }: { customerId: string }) {
     <>
       <code>{customerId}</code> {company.data === null && <span className="muted">(individual customer, no company file)</span>} · {executions}
     </>
+  );
+}
+
+type NoteDocument = NonNullable<NonNullable<Alert['notes']>[number]['documents']>[number];
+
+/** A note's documents, each opened through the signed URL its alert answer carries (a new tab). */
+function NoteDocuments({ documents }: { documents: readonly NoteDocument[] }) {
+  if (documents.length === 0) return null;
+  return (
+    <ul className="note-documents" aria-label="Documents of the note">
+      {documents.map((doc) => (
+        <li key={doc.id}>
+          <a href={doc.presignedUrl} target="_blank" rel="noopener noreferrer">
+            {doc.filename}
+          </a>{' '}
+          <span className="muted">{[doc.mimetype, doc.description, `${instant(doc.createdAt)} by ${doc.createdBy}`].filter((t) => t !== null && t !== '').join(' · ')}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
