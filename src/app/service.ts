@@ -19,6 +19,7 @@ import { fileStoreOf } from './file-stores.js';
 import { createLogger } from './logger.js';
 import { packageVersion } from './package-version.js';
 import { rateLimiterOf, refusalLimiterOf } from './rate-limiters.js';
+import { StoreOutageLog } from './store-outage-log.js';
 
 /** A started service and how to stop it. */
 export interface Service {
@@ -48,7 +49,8 @@ export async function startService(config: Config, options: { logger?: Logger | 
   const opened = await openStore(config.databaseUrl, { ...storeOptionsOf(config), readThread: true });
   if (hasPoolStats(opened)) watchPool(metrics, opened);
   countIndexFailures(opened, metrics);
-  const store = timedStore(withListPageCache(opened, config.listPageCacheMb * 1024 * 1024, listPageCacheObserver(metrics)), storeObserver(metrics));
+  const observer = logger === false ? storeObserver(metrics) : new StoreOutageLog(logger).observing(storeObserver(metrics));
+  const store = timedStore(withListPageCache(opened, config.listPageCacheMb * 1024 * 1024, listPageCacheObserver(metrics)), observer);
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
   const refusals = countRejections(await refusalLimiterOf(config, logger, metrics), metrics);
   const { files, local } = await fileStoreOf(config, await store.secret());

@@ -51,7 +51,9 @@ export function toServiceError(err: unknown): ServiceError {
 /** Fastify error handler: logs faults with the request id, never sends stacks or SQL. */
 export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const e = toServiceError(err);
-  if (e.status >= 500) request.log.error({ err }, 'request failed');
+  // An outage is logged whole once where it starts (src/app/store-outage-log.ts); each of its 503s in one short line.
+  if (err instanceof StoreUnavailableError) request.log.warn({ code: e.code }, 'answered 503: the store is unavailable');
+  else if (e.status >= 500) request.log.error({ err }, 'request failed');
   const status = ERROR_CODES[e.code].status;
   for (const name of DROPPED_ON_ERROR) reply.removeHeader(name);
   // Error answers are never stored: a cache must not serve one in place of a later success.

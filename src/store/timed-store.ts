@@ -3,8 +3,8 @@
  * class, so methods added to the Store interface later are timed without touching this file.
  */
 
-/** Receives one observation per store call: method name, ok or error, seconds. */
-export type StoreObserver = (operation: string, outcome: 'ok' | 'error', seconds: number) => void;
+/** Receives one observation per store call: method name, ok or error, seconds, and the error of a failed call. */
+export type StoreObserver = (operation: string, outcome: 'ok' | 'error', seconds: number, err?: unknown) => void;
 
 /** Wraps `store` so every method returning a promise is timed; other members pass through. */
 export function timedStore<T extends object>(store: T, observe: StoreObserver): T {
@@ -36,7 +36,7 @@ function timed(operation: string, method: (...args: unknown[]) => unknown, targe
         return v;
       },
       (err: unknown) => {
-        observe(operation, 'error', seconds());
+        observe(operation, 'error', seconds(), err);
         throw err;
       },
     );

@@ -2,6 +2,8 @@
  * A store that fails under a running service: a damaged SQLite file, or a PostgreSQL pool that has
  * been stopped. Every read answers 503 `unavailable` with the contract's error body, never 500.
  */
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordKey } from '../../src/contract/record-key.js';
 import { StoreUnavailableError } from '../../src/store/store-errors.js';
@@ -19,10 +21,18 @@ const ENCODINGS = ['identity', 'gzip', 'br'];
 
 let svc: TestService;
 let key: string;
+const logged: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') logged.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
   svc = await startTestService([companyLine(P, COMPANY, FILE_KEY), alertLine(P, ALERT, COMPANY, FILE_KEY), ...Array.from({ length: 5 }, (_, i) => executionLine(P, COMPANY, i))], {
     accessLog: false,
+    logger: pino({ level: 'info' }, sink),
   });
   key = (await svc.key(P)).key;
 });
@@ -57,5 +67,11 @@ describe('a store failing under a running service', () => {
         });
       }
     }
+    // Each 503 is one short line, without the error's stack; none is logged as a failed request.
+    await new Promise((r) => setImmediate(r));
+    const outage = logged.filter((l) => l.msg === 'answered 503: the store is unavailable');
+    expect(outage).toHaveLength(PATHS.length * ENCODINGS.length);
+    for (const line of outage) expect(line.err).toBeUndefined();
+    expect(logged.filter((l) => l.msg === 'request failed')).toEqual([]);
   });
 });

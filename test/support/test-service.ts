@@ -9,6 +9,7 @@ import { S3FileStore } from '../../src/files/s3-file-store.js';
 import { createApiKey, type Scope } from '../../src/store/api-keys.js';
 import type { AccessLogWriterOptions } from '../../src/access-log/writer.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
+import type { Logger } from 'pino';
 import { buildServer } from '../../src/http/server.js';
 import { withListPageCache } from '../../src/store/list-page-cache.js';
 import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
@@ -52,6 +53,8 @@ export async function startTestService(
     fileStore?: 'local' | 's3';
     /** The built console to serve at /console (default dist/console). */
     consoleDir?: string;
+    /** Where the server logs (default: nowhere). */
+    logger?: Logger;
   } = {},
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
@@ -72,7 +75,7 @@ export async function startTestService(
     refusals: opts.refusals ?? new MemoryRateLimiter(opts.refusedBurst ?? 100_000, opts.refusedPerSecond ?? 100_000),
     files: signer,
     localFiles: opts.fileStore === 's3' ? undefined : files,
-    logger: false,
+    logger: opts.logger ?? false,
     basePath: '/v1',
     cacheControl: 'no-store',
     corsOrigins: opts.corsOrigins,

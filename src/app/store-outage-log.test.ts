@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { StoreError, StoreUnavailableError } from '../store/store-errors.js';
+import { timedStore } from '../store/timed-store.js';
+import { StoreOutageLog } from './store-outage-log.js';
+
+/** A pino logger writing its lines into an array. */
+function memoryLogger(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines };
+}
+
+describe('StoreOutageLog', () => {
+  it('logs an outage once when it starts, with its error, and once when the store answers again, with the count', async () => {
+    const { logger, lines } = memoryLogger();
+    let up = true;
+    const store = {
+      async ping(): Promise<void> {
+        if (!up) throw new StoreUnavailableError('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+    };
+    const observed: string[] = [];
+    const timed = timedStore(store, new StoreOutageLog(logger).observing((op, outcome) => observed.push(`${op} ${outcome}`)));
+    await timed.ping();
+    up = false;
+    for (let i = 0; i < 50; i++) await expect(timed.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+    up = true;
+    await timed.ping();
+    await timed.ping();
+    await new Promise((r) => setImmediate(r));
+    expect(observed).toHaveLength(53);
+    expect(lines.map((l) => l.msg)).toEqual(['store unavailable: answering 503 until it answers again', 'store available again']);
+    expect((lines[0]!.err as { message: string }).message).toBe('connect ECONNREFUSED 127.0.0.1:5432');
+    expect(lines[1]).toMatchObject({ failedCalls: 50 });
+    expect(typeof lines[1]!.unavailableMs).toBe('number');
+  });
+
+  it('leaves other failures to the request that met them', async () => {
+    const { logger, lines } = memoryLogger();
+    const log = new StoreOutageLog(logger);
+    log.unavailable(new StoreError('value too long'), 'writeBatch');
+    log.answered();
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([]);
+  });
+});
