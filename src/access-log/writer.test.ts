@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogBatch, AccessLogEntry, AccessLogStore } from './access-log.js';
 import { AccessLogWriter } from './writer.js';
@@ -104,6 +106,38 @@ describe('AccessLogWriter', () => {
     expect(store.sizes).toEqual([5, 5]);
     expect(writer.dropped).toBe(20);
     expect(store.written).toEqual(['r-0', 'r-1', 'r-2', 'r-3', 'r-4', 'r-25', 'r-26', 'r-27', 'r-28', 'r-29']);
+  });
+
+  it('retries failed writes quietly while they fail briefly, and says so once, then once resumed, when they keep failing', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString('utf8').split('\n')) {
+          if (line === '') continue;
+          const r = JSON.parse(line) as { level: number; msg: string };
+          lines.push(`${r.level >= 50 ? 'error' : 'warn'} ${r.msg}`);
+        }
+        done();
+      },
+    });
+    const log = pino({ level: 'info' }, sink);
+    const brief = switchableLog();
+    const quiet = new AccessLogWriter(brief, log, { batch: 10, flushMs: 5, failingLoudMs: 60_000 });
+    for (let i = 0; i < 10; i++) quiet.append(entry(i));
+    await new Promise((r) => setTimeout(r, 40));
+    brief.up = true;
+    await quiet.close();
+    expect(brief.written).toHaveLength(10);
+    expect(lines).toEqual([]);
+
+    const long = switchableLog();
+    const loud = new AccessLogWriter(long, log, { batch: 10, flushMs: 5, failingLoudMs: 20 });
+    for (let i = 0; i < 10; i++) loud.append(entry(i));
+    await new Promise((r) => setTimeout(r, 80));
+    long.up = true;
+    await loud.close();
+    expect(long.written).toHaveLength(10);
+    expect(lines).toEqual(['error access log write failed; entries kept for retry', 'warn access log writes resumed']);
   });
 
   it('retries a refused write when its timer fires, not with every request that follows', async () => {

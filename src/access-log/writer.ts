@@ -20,6 +20,8 @@ export interface AccessLogWriterOptions {
   maxBufferedBytes?: number;
   /** How often the counts of summarized answers are written, one entry per key and address (default 10 s). */
   summaryMs?: number;
+  /** How long writes may fail quietly before one error line says so (default FAILING_LOUD_MS); a dropped entry says so at once. */
+  failingLoudMs?: number;
 }
 
 /** Key-and-address groups counted at once; past this, further addresses share one group whose client is '*'. */
@@ -60,6 +62,9 @@ class RefusalSummary {
   }
 }
 
+/** How long writes may keep failing before the log says so at error level. */
+export const FAILING_LOUD_MS = 30_000;
+
 /** The batching writer of the access log. */
 export class AccessLogWriter {
   /** Writes waiting in order; the last one is still filling. */
@@ -88,7 +93,7 @@ export class AccessLogWriter {
 
   constructor(
     private readonly store: AccessLogStore,
-    private readonly log: Pick<BaseLogger, 'error'> | undefined,
+    private readonly log: Pick<BaseLogger, 'error' | 'warn'> | undefined,
     options: AccessLogWriterOptions = {},
   ) {
     this.maxBuffered = options.maxBuffered ?? 100_000;
@@ -96,6 +101,7 @@ export class AccessLogWriter {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024 * 1024;
     this.batchBytes = Math.min(options.batchBytes ?? 8 * 1024 * 1024, this.maxBufferedBytes);
     this.summaryMs = options.summaryMs ?? 10_000;
+    this.failingLoudMs = options.failingLoudMs ?? FAILING_LOUD_MS;
     this.timer = setInterval(() => {
       this.backingOff = false;
       for (const e of this.summary.take(this.summaryMs, performance.now())) this.append(e);
@@ -177,17 +183,49 @@ export class AccessLogWriter {
       this.inFlight = true;
       try {
         await this.store.appendAccessLog(chunk.batches());
+        this.wroteAgain();
         this.chunks.shift();
         this.queued -= chunk.count;
         this.queuedBytes -= chunk.bytes;
       } catch (err) {
         // Kept for the next round: the store may be back by then.
         this.backingOff = true;
-        this.log?.error({ err, pending: this.queued, dropped: this.dropped }, 'access log write failed; entries kept for retry');
+        this.failedWrite(err);
         return;
       } finally {
         this.inFlight = false;
       }
     }
   }
+
+  /**
+   * A failed write is retried quietly while failures last under `failingLoudMs` and nothing was
+   * dropped (a lock held a moment by the store's own catch-up, a short outage); past that, one
+   * error line, and one more when writes resume.
+   */
+  private failedWrite(err: unknown): void {
+    const now = Date.now();
+    if (this.failingSince === undefined) {
+      this.failingSince = now;
+      this.droppedBefore = this.dropped;
+    }
+    this.failedWrites++;
+    if (this.loud || (now - this.failingSince < this.failingLoudMs && this.dropped === this.droppedBefore)) return;
+    this.loud = true;
+    this.log?.error({ err, pending: this.queued, dropped: this.dropped, failingMs: now - this.failingSince, failedWrites: this.failedWrites }, 'access log write failed; entries kept for retry');
+  }
+
+  private wroteAgain(): void {
+    if (this.failingSince === undefined) return;
+    if (this.loud) this.log?.warn({ failingMs: Date.now() - this.failingSince, failedWrites: this.failedWrites, dropped: this.dropped }, 'access log writes resumed');
+    this.failingSince = undefined;
+    this.failedWrites = 0;
+    this.loud = false;
+  }
+
+  private failingSince: number | undefined;
+  private failedWrites = 0;
+  private droppedBefore = 0;
+  private loud = false;
+  private readonly failingLoudMs: number;
 }
