@@ -42,6 +42,20 @@ describe('StoreOutageLog', () => {
     expect(typeof lines[1]!.unavailableMs).toBe('number');
   });
 
+  it('opens the outage at a synchronous member that fails too (the key generation read at the door)', async () => {
+    const { logger, lines } = memoryLogger();
+    const store = {
+      generation(): number {
+        throw new StoreUnavailableError('the SQLite file cannot be read');
+      },
+    };
+    const timed = timedStore(store, new StoreOutageLog(logger).observing(() => undefined));
+    expect(() => timed.generation()).toThrow(StoreUnavailableError);
+    expect(() => timed.generation()).toThrow(StoreUnavailableError);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.map((l) => l.msg)).toEqual(['store unavailable: answering 503 until it answers again']);
+  });
+
   it('leaves other failures to the request that met them', async () => {
     const { logger, lines } = memoryLogger();
     const log = new StoreOutageLog(logger);

@@ -27,9 +27,16 @@ function timed(operation: string, method: (...args: unknown[]) => unknown, targe
   return (...args) => {
     // performance.now() is monotonic like hrtime.bigint(), without two BigInts per call.
     const started = performance.now();
-    const result = method.apply(target, args);
-    if (!(result instanceof Promise)) return result;
     const seconds = (): number => (performance.now() - started) / 1e3;
+    let result: unknown;
+    try {
+      result = method.apply(target, args);
+    } catch (err) {
+      // A synchronous member (apiKeysGeneration) that fails is observed too, so an outage shows wherever it is met first.
+      observe(operation, 'error', seconds(), err);
+      throw err;
+    }
+    if (!(result instanceof Promise)) return result;
     return result.then(
       (v: unknown) => {
         observe(operation, 'ok', seconds());
