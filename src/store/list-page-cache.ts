@@ -2,8 +2,8 @@
  * Pages of the alert and company lists and of customers' executions (and the alert counts) kept in
  * memory, each with the change stamp its project had before the page was read. A page is served
  * again only while the store says nothing of the project changed since that stamp, so a cached page
- * is exactly what a fresh read would return; the rows are stored bytes, and every answer is still
- * rendered (signed URLs, encodings) per request.
+ * is exactly what a fresh read would return. The rows are stored bytes: a value signed per request
+ * (a document URL) is still signed per request.
  */
 import { LRUCache } from 'lru-cache';
 import type { Store, StoredAlertSummary, StoredCompany, StoredExecution } from './store.js';
@@ -39,8 +39,9 @@ function sizeOfCounts(counts: ReadonlyMap<string, number>): number {
 }
 
 /**
- * Wraps `store` so its listAlerts, listCompanies, listExecutions and countAlerts answer from memory while the project is unchanged;
- * every other member passes through. `maxBytes` 0 returns the store as it is.
+ * Wraps `store` so its listAlerts, listCompanies, listExecutions and countAlerts answer from memory
+ * while the project is unchanged; every other member passes through. `maxBytes` 0 returns the store
+ * as it is.
  */
 export function withListPageCache(store: Store, maxBytes: number, observe?: ListPageCacheObserver): Store {
   if (maxBytes <= 0) return store;
