@@ -2,8 +2,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RecordBytes } from '../wire/record-bytes.js';
-import { hasStoredGzip, isSpliced, render, storedLength, type Answer, type Rendered, type Signer, type WireEncoding } from '../wire/render.js';
+import { hasStoredGzip, render, storedLength, type Answer, type Rendered, type Signer, type WireEncoding } from '../wire/render.js';
 import type { Encoding } from './accept.js';
 import { answerCost, PER_REQUEST_COMPRESSION_MAX_BYTES } from './answer-cost.js';
 
@@ -90,12 +89,8 @@ async function renderOnce(answer: Answer, wire: WireEncoding, opts: SendOptions)
   if (kept !== undefined) return kept;
   const rendering = render(answer, wire, opts.splice);
   if (rendering instanceof Promise) return rendering;
-  if (opts.rendered !== undefined && !isSigned(answer)) opts.rendered.set(wire, rendering);
+  if (opts.rendered !== undefined && !rendering.signed) opts.rendered.set(wire, rendering);
   return rendering;
-}
-
-function isSigned(answer: Answer): boolean {
-  return Array.isArray(answer) ? answer.some(isSpliced) : isSpliced(answer as RecordBytes);
 }
 
 /** Debits what an answer costs beyond the token its request took at the door; nothing to do (no call) for a cheap one. */

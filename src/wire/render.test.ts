@@ -27,6 +27,14 @@ describe('render', () => {
     expect(out.bytes.toString()).toBe(served('a'));
     expect(out.jsonLength).toBe(out.bytes.length);
     expect(out.compressedNow).toBe(false);
+    expect(out.signed).toBe(true);
+  });
+
+  it('says an answer without spliced values holds nothing signed for it', async () => {
+    const plain = { body: Buffer.from('{"id":"p"}'), etag: 'e', layout: null, deflated: null };
+    const out = await rendered(render([plain], 'identity'));
+    expect(out.bytes.toString()).toBe('[{"id":"p"}]');
+    expect(out.signed).toBe(false);
   });
 
   it('lays gzip out from the stored pieces, a page and a record alike, decoding to the identity bytes', async () => {

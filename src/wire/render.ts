@@ -24,6 +24,8 @@ export interface Rendered {
   jsonLength: number;
   /** True when the bytes were compressed whole for this answer rather than laid out from stored pieces. */
   compressedNow: boolean;
+  /** True when the bytes hold values signed for this answer (document URLs): they must not be served again. */
+  signed: boolean;
 }
 
 const IDENTITY_FIELDS: ReadFields = Object.freeze({ body: 'always', layout: 'always' });
@@ -79,13 +81,14 @@ const COMMA_PIECE = storedPiece(COMMA);
 const CLOSE_PIECE = storedPiece(CLOSE);
 
 function assemble(answer: Answer, layouts: ParsedLayout[], encoding: WireEncoding, splice: SpliceValue): Rendered {
+  const signed = splice !== NO_SPLICES;
   if (encoding === 'gzip' && hasStoredGzip(answer)) {
     const pieces = gzipOf(answer, layouts, splice);
-    if (pieces !== null) return { bytes: Buffer.concat(gzipFromPieces(pieces)), jsonLength: rawLength(pieces), compressedNow: false };
+    if (pieces !== null) return { bytes: Buffer.concat(gzipFromPieces(pieces)), jsonLength: rawLength(pieces), compressedNow: false, signed };
   }
   const body = joined(identityOf(answer, layouts, splice));
-  if (encoding === 'identity') return { bytes: body, jsonLength: body.length, compressedNow: false };
-  return { bytes: zlib.gzipSync(body, { level: 1 }), jsonLength: body.length, compressedNow: true };
+  if (encoding === 'identity') return { bytes: body, jsonLength: body.length, compressedNow: false, signed };
+  return { bytes: zlib.gzipSync(body, { level: 1 }), jsonLength: body.length, compressedNow: true, signed };
 }
 
 /** The uncompressed length of the JSON that gzip pieces stand for. */
