@@ -73,13 +73,16 @@ export function withListPageCache(store: Store, maxBytes: number, observe?: List
     );
   // Counting is a scan of the project's index range: kept like a page (the map is only read by callers).
   const countAlerts: Store['countAlerts'] = (project, filter) => cached('alert-counts', project, [filter], () => store.countAlerts(project, filter), sizeOfCounts);
+  const own = new Map<PropertyKey, unknown>([
+    ['listAlerts', listAlerts],
+    ['listCompanies', listCompanies],
+    ['listExecutions', listExecutions],
+    ['countAlerts', countAlerts],
+  ]);
   const bound = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, prop) {
-      if (prop === 'listAlerts') return listAlerts;
-      if (prop === 'listCompanies') return listCompanies;
-      if (prop === 'listExecutions') return listExecutions;
-      if (prop === 'countAlerts') return countAlerts;
+      if (own.has(prop)) return own.get(prop);
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
       let fn = bound.get(prop);

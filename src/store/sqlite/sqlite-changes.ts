@@ -18,13 +18,15 @@ export function recordChange(stmt: Prepare, c: ChangeEntry): void {
 export const CHANGES_PAGE_SQL = 'SELECT seq, record_key, etag, item FROM changes WHERE project = ? AND seq > ? ORDER BY seq LIMIT ?';
 
 /**
- * The project's newest feed position: AUTOINCREMENT never reuses one and SQLite has one writer, so
- * every commit that changes a record of the project moves it (its change stamp).
+ * The project's newest feed position, asked once per project and turn (the read batcher): AUTOINCREMENT
+ * never reuses one and SQLite has one writer, so every commit that changes a record of the project
+ * moves it (its change stamp).
  */
-export const CHANGES_HEAD_SQL = 'SELECT seq FROM changes WHERE project = ? ORDER BY seq DESC LIMIT 1';
-
-/** The change stamp checks' name in the turn's batch (the statement is CHANGES_HEAD_SQL). */
-export const CHANGE_HEAD: BatchedStatement = { operation: 'changeStamp', name: 'change_head', text: CHANGES_HEAD_SQL };
+export const CHANGE_HEAD: BatchedStatement = {
+  operation: 'changeStamp',
+  name: 'change_head',
+  text: 'SELECT seq FROM changes WHERE project = ? ORDER BY seq DESC LIMIT 1',
+};
 
 /** Whether anything follows `after` in the project's feed. */
 export const CHANGES_AFTER_SQL = 'SELECT 1 FROM changes WHERE project = ? AND seq > ? LIMIT 1';

@@ -50,7 +50,7 @@ import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ReadBatcher } from '../read-batcher.js';
-import { CHANGE_HEAD, CHANGES_AFTER_SQL, CHANGES_HEAD_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
+import { CHANGE_HEAD, CHANGES_AFTER_SQL, CHANGES_PAGE_SQL, recordChange, seqAfter, sqliteChangesBackfill, storedChange, type ChangePageRow } from './sqlite-changes.js';
 import { eraseSqliteCustomer, pruneSqliteChunk, sqliteErasedKey, sqliteHasErasures, sqlitePendingFiles } from './sqlite-erasure.js';
 import type { Erasure, FileRef, PruneKind, Pruning } from '../erasure.js';
 import { erasedOutcome } from '../erasure.js';
@@ -323,8 +323,8 @@ export class SqliteStore implements Store {
 
   // A turn's change stamp checks of a project read the feed's head once, after the turn's
   // requests were all received (so none is answered from a head read before it arrived).
-  private readonly stamps = new ReadBatcher<ChangeStamp>(async (_statement, project, sinces) => {
-    const head = guardedSync('changeStamp', () => this.stmt(CHANGES_HEAD_SQL).pluck().get(project) as number | undefined);
+  private readonly stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
+    const head = guardedSync(statement.operation, () => this.stmt(statement.text).pluck().get(project) as number | undefined);
     const stamp = String(head ?? 0);
     return new Map(sinces.map((since) => [since, { stamp, changed: since !== '' && since !== stamp }]));
   });
