@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogBatch, AccessLogEntry, AccessLogStore } from './access-log.js';
@@ -110,33 +109,29 @@ describe('AccessLogWriter', () => {
 
   it('retries failed writes quietly while they fail briefly, and says so once, then once resumed, when they keep failing', async () => {
     const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString('utf8').split('\n')) {
-          if (line === '') continue;
+    // pino writes each line to any object with a write method.
+    const log = pino(
+      { level: 'info' },
+      {
+        write(line: string) {
           const r = JSON.parse(line) as { level: number; msg: string };
-          lines.push(`${r.level >= 50 ? 'error' : 'warn'} ${r.msg}`);
-        }
-        done();
+          lines.push(`${pino.levels.labels[r.level]} ${r.msg}`);
+        },
       },
-    });
-    const log = pino({ level: 'info' }, sink);
-    const brief = switchableLog();
-    const quiet = new AccessLogWriter(brief, log, { batch: 10, flushMs: 5, failingLoudMs: 60_000 });
-    for (let i = 0; i < 10; i++) quiet.append(entry(i));
-    await new Promise((r) => setTimeout(r, 40));
-    brief.up = true;
-    await quiet.close();
-    expect(brief.written).toHaveLength(10);
+    );
+    /** Writes ten entries into a store down for `downMs`, with writes loud after `failingLoudMs`; all ten get written. */
+    const failFor = async (downMs: number, failingLoudMs: number): Promise<void> => {
+      const store = switchableLog();
+      const writer = new AccessLogWriter(store, log, { batch: 10, flushMs: 5, failingLoudMs });
+      for (let i = 0; i < 10; i++) writer.append(entry(i));
+      await new Promise((r) => setTimeout(r, downMs));
+      store.up = true;
+      await writer.close();
+      expect(store.written).toHaveLength(10);
+    };
+    await failFor(40, 60_000);
     expect(lines).toEqual([]);
-
-    const long = switchableLog();
-    const loud = new AccessLogWriter(long, log, { batch: 10, flushMs: 5, failingLoudMs: 20 });
-    for (let i = 0; i < 10; i++) loud.append(entry(i));
-    await new Promise((r) => setTimeout(r, 80));
-    long.up = true;
-    await loud.close();
-    expect(long.written).toHaveLength(10);
+    await failFor(80, 20);
     expect(lines).toEqual(['error access log write failed; entries kept for retry', 'warn access log writes resumed']);
   });
 

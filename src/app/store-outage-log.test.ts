@@ -1,20 +1,13 @@
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { StoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { timedStore } from '../store/timed-store.js';
 import { StoreOutageLog } from './store-outage-log.js';
 
-/** A pino logger writing its lines into an array. */
+/** A pino logger writing its lines into an array (pino writes to any object with a write method). */
 function memoryLogger(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
+  return { logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }), lines };
 }
 
 describe('StoreOutageLog', () => {

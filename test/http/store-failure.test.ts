@@ -2,7 +2,6 @@
  * A store that fails under a running service: a damaged SQLite file, or a PostgreSQL pool that has
  * been stopped. Every read answers 503 `unavailable` with the contract's error body, never 500.
  */
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordKey } from '../../src/contract/record-key.js';
@@ -24,15 +23,10 @@ let key: string;
 const logged: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line !== '') logged.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
   svc = await startTestService([companyLine(P, COMPANY, FILE_KEY), alertLine(P, ALERT, COMPANY, FILE_KEY), ...Array.from({ length: 5 }, (_, i) => executionLine(P, COMPANY, i))], {
     accessLog: false,
-    logger: pino({ level: 'info' }, sink),
+    // pino writes each line to any object with a write method.
+    logger: pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) }),
   });
   key = (await svc.key(P)).key;
 });
