@@ -18,9 +18,12 @@ const DOCUMENTED = new Set([200, 304, 400, 401, 403, 404, 405, 406, 414, 429, 43
 
 let svc: TestService;
 let key: string;
+/** A key that may erase, of another project: fuzzed erasures reach the operation and must leave this project's records alone. */
+let eraser: string;
 beforeAll(async () => {
   svc = await startTestService([companyLine(P, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), alertLine(P, A, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), executionLine(P, C, 1), executionLine(P, C, 2)]);
   key = (await svc.key(P)).key;
+  eraser = (await svc.key(`${P}-other`, { scopes: ['records:erase'] })).key;
 });
 afterAll(async () => svc?.close());
 
@@ -49,14 +52,14 @@ const queryValue = fc.oneof(
 const queryKey = fc.oneof(
   fc.constantFrom('status', 'scenarioId', 'objectType', 'from', 'to', 'order', 'limit', 'cursor', 'status[]', '__proto__', 'constructor', 'api_key'),
   // The lists' and the feed's own parameters.
-  fc.constantFrom('q', 'sort', 'severity', 'category', 'type', 'customerId', 'assignedTo', 'seen', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'onboardingLevel', 'riskScore', 'country', 'after', 'wait'),
+  fc.constantFrom('q', 'sort', 'severity', 'category', 'type', 'customerId', 'assignedTo', 'seen', 'createdFrom', 'createdTo', 'updatedFrom', 'updatedTo', 'onboardingLevel', 'riskScore', 'country', 'after', 'wait', 'dryRun'),
   nasty,
 );
 const queryString = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 8 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
-const route = fc.constantFrom('/v1/companies/ID/details', '/v1/customers/ID/scenario-executions', '/v1/alerts/ID', '/v1/files/ID', '/v1/ID', '/ID', '/v1/alerts', '/v1/alerts/counts', '/v1/companies', '/v1/changes');
+const route = fc.constantFrom('/v1/companies/ID/details', '/v1/customers/ID/scenario-executions', '/v1/customers/ID/erase', '/v1/alerts/ID', '/v1/files/ID', '/v1/ID', '/ID', '/v1/alerts', '/v1/alerts/counts', '/v1/companies', '/v1/changes');
 const accept = fc.oneof(fc.constant(undefined), fc.constantFrom('application/json', 'text/html', '*/*', 'application/*;q=0', 'application/json;q=0, */*', 'image/png', '', ';;;', 'application/json;q=abc'));
 const encoding = fc.oneof(fc.constant(undefined), fc.constantFrom('gzip', 'br', 'deflate', 'gzip;q=0', 'identity;q=0', '*', 'br;q=1, gzip;q=0.5', 'x'.repeat(300)));
-const auth = fc.oneof(fc.constant('GOOD'), fc.constant(undefined), fc.constantFrom('Bearer', 'Bearer ', 'bearer GOOD', 'Basic abc', 'Bearer crs_x_y', 'Bearer GOOD extra', `Bearer ${'a'.repeat(5000)}`), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s.replace(/[\r\n]/g, '')}`));
+const auth = fc.oneof(fc.constant('GOOD'), fc.constant('ERASER'), fc.constant(undefined), fc.constantFrom('Bearer', 'Bearer ', 'bearer GOOD', 'Basic abc', 'Bearer crs_x_y', 'Bearer GOOD extra', `Bearer ${'a'.repeat(5000)}`), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s.replace(/[\r\n]/g, '')}`));
 
 describe('input fuzzing', () => {
   it('answers any generated request with a documented status and body, promptly', async () => {
@@ -66,7 +69,7 @@ describe('input fuzzing', () => {
         const headers: string[] = [];
         if (acc !== undefined) headers.push(`Accept: ${acc}`);
         if (enc !== undefined) headers.push(`Accept-Encoding: ${enc}`);
-        if (au !== undefined) headers.push(`Authorization: ${au === 'GOOD' ? `Bearer ${key}` : au.replace('GOOD', key)}`);
+        if (au !== undefined) headers.push(`Authorization: ${au === 'GOOD' ? `Bearer ${key}` : au === 'ERASER' ? `Bearer ${eraser}` : au.replace('GOOD', key)}`);
         const res = await rawRequest(svc.url, [`${method} ${path} HTTP/1.1`, ...headers].join('\r\n'));
         wellFormed(res);
         if (method === 'HEAD') expect(res.body).toBe('');
@@ -75,8 +78,15 @@ describe('input fuzzing', () => {
     );
   });
 
-  it('keeps answering valid requests correctly after the fuzzing', async () => {
+  it('keeps answering valid requests correctly after the fuzzing, every record of the project still there', async () => {
+    // The other project's eraser reaches the operation, and finds nothing of this project to erase.
+    const erased = await fetch(`${svc.url}/v1/customers/${C}/erase`, { method: 'POST', headers: { authorization: `Bearer ${eraser}` } });
+    expect(erased.status).toBe(200);
+    expect(await erased.json()).toMatchObject({ customerId: C, customers: 0, executions: 0, alerts: 0 });
     const res = await fetch(`${svc.url}/v1/alerts/${A}`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
+    expect((await fetch(`${svc.url}/v1/companies/${C}/details`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const executions = await fetch(`${svc.url}/v1/customers/${C}/scenario-executions`, { headers: { authorization: `Bearer ${key}` } });
+    expect(((await executions.json()) as unknown[]).length).toBe(2);
   });
 });
