@@ -12,7 +12,6 @@ import { dumpSqliteStore, integrityOf, isSubsetOf } from '../support/sqlite-dump
 
 const CLI = ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'crs-faults-'));
-chmodSync(dir, 0o755); // another user runs the read-only case below
 const root = process.getuid?.() === 0;
 const mounts: string[] = [];
 afterAll(() => {
@@ -27,12 +26,18 @@ const input = join(dir, 'input.ndjson');
 writeFileSync(input, lines.join('\n') + '\n');
 chmodSync(input, 0o644);
 
-/** Runs the CLI; `uid` runs it as another user, `shellPrefix` runs shell commands (limits) first. */
-function cli(args: string[], opts: { uid?: number; shellPrefix?: string } = {}) {
+/**
+ * Runs the CLI; `meetFileModes` runs it, as root, without the capabilities that let root ignore file
+ * modes (util-linux's setpriv), so it meets them as a service account would while still reading the
+ * project wherever it was cloned; `shellPrefix` runs shell commands (limits) first.
+ */
+function cli(args: string[], opts: { meetFileModes?: boolean; shellPrefix?: string } = {}) {
   const argv = [process.execPath, ...CLI, ...args];
+  const dropped = opts.meetFileModes === true && root ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--'] : [];
+  const command = [...dropped, ...argv];
   const r =
     opts.shellPrefix === undefined
-      ? spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', uid: opts.uid, gid: opts.uid, env: { ...process.env, HOME: dir } })
+      ? spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', env: { ...process.env, HOME: dir } })
       : spawnSync('bash', ['-c', `${opts.shellPrefix}; exec "$@"`, 'bash', ...argv], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -55,8 +60,8 @@ describe('a store file that cannot be written', () => {
     chmodSync(more, 0o644);
     chmodSync(file, 0o444);
     chmodSync(roDir, 0o555);
-    // Root ignores file modes: run as nobody to meet them, as a service account would.
-    const r = cli(['import', '--db', file, more], { uid: root ? 65534 : undefined });
+    // Root ignores file modes unless it gives up the capabilities to.
+    const r = cli(['import', '--db', file, more], { meetFileModes: true });
     chmodSync(roDir, 0o755);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/SQLite store open failed: the SQLite file (or its directory is read-only|cannot be opened)/);
