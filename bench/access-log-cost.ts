@@ -81,7 +81,7 @@ try {
   services.push(on);
   const off = await startService(build, store, probe, prof(1), ['--access-log', 'off']);
   services.push(off);
-  const list = requestsFor(scenario, { manifest: m, keys, deepPaths: [], etags: new Map(), searchTerms: [], feedPaths: [] });
+  const list = requestsFor(scenario, { manifest: m, keys, redactedKeys: keys, deepPaths: [], etags: new Map(), searchTerms: [], feedPaths: [] });
   const pidsOf = (s: RunningService): number[] => (kind === 'postgres' ? [s.pid, ...postgresPids()] : [s.pid]);
   const measure = async (s: RunningService): Promise<{ cpu: number; service: number; rps: number }> => {
     const pids = pidsOf(s);

@@ -32,10 +32,11 @@ export async function importDataset(build: ServiceBuild, store: BenchStore, file
 }
 
 /** Creates a key per project (`keys create` prints it as its last line). */
-export async function createKeys(build: ServiceBuild, store: BenchStore, projects: string[]): Promise<Map<string, string>> {
+export async function createKeys(build: ServiceBuild, store: BenchStore, projects: string[], scopes?: string[]): Promise<Map<string, string>> {
   const keys = new Map<string, string>();
   for (const project of projects) {
-    const r = await runCli(build, ['keys', 'create', '--project', project, '--name', 'bench', '--db', store.url], { cwd: store.cwd });
+    const args = ['keys', 'create', '--project', project, '--name', 'bench', '--db', store.url, ...(scopes === undefined ? [] : ['--scopes', ...scopes])];
+    const r = await runCli(build, args, { cwd: store.cwd });
     const key = r.stdout.trim().split('\n').pop();
     if (r.code !== 0 || key === undefined || key === '') throw new Error(`keys create on ${store.kind} failed:\n${r.stderr}`);
     keys.set(project, key);

@@ -9,6 +9,7 @@ export interface StoreSide {
   name: string;
   base: string;
   keys: Map<string, string>;
+  redactedKeys: Map<string, string>;
   deepPaths: string[];
   searchTerms: { project: string; q: string }[];
   feedPaths: { project: string; path: string }[];
@@ -40,7 +41,7 @@ export class RequestLists {
     const k = `${name}|${side.name}|${side.etagMinute}`;
     let l = this.cache.get(k);
     if (l === undefined) {
-      l = requestsFor(name, { manifest: this.manifest, keys: side.keys, deepPaths: side.deepPaths, etags: side.etags, searchTerms: side.searchTerms, feedPaths: side.feedPaths });
+      l = requestsFor(name, { manifest: this.manifest, keys: side.keys, redactedKeys: side.redactedKeys, deepPaths: side.deepPaths, etags: side.etags, searchTerms: side.searchTerms, feedPaths: side.feedPaths });
       this.cache.set(k, l);
     }
     return l;

@@ -83,6 +83,7 @@ try {
     execFileSync('sync');
     log(`${kind}: disk write-back after the import took ${((performance.now() - synced) / 1000).toFixed(1)} s (not counted in records/s)`);
     const keys = await createKeys(build, store, m.projects);
+    const redactedKeys = await createKeys(build, store, m.projects, ['companies:read', 'executions:read', 'alerts:read', 'changes:read']);
     const probe = m.samples.company[0]!;
     const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir(kind)] : [];
     const service = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, nodeArgs);
@@ -104,7 +105,7 @@ try {
     const feed = await catchUpFeeds(service.base, keys, m.projects, feedPath());
     catchUps.set(kind, feed);
     log(`${kind}: caught up ${feed.changes} changes in ${feed.pages} pages from the start in ${feed.seconds.toFixed(2)} s; ${searchTerms.length} search terms`);
-    const side: StoreSide = { name: kind, base: service.base, keys, deepPaths: walk.deepPaths, searchTerms, feedPaths: feed.paths, etags: new Map(), etagMinute: -1 };
+    const side: StoreSide = { name: kind, base: service.base, keys, redactedKeys, deepPaths: walk.deepPaths, searchTerms, feedPaths: feed.paths, etags: new Map(), etagMinute: -1 };
     const lists = new RequestLists(m, [side], CEILING, opts.duration);
     for (const s of scenarios) captured.push(...(await captureResponses(service.base, await lists.get(s, { name: kind, base: service.base }), s.expect)));
     sides.push(side);

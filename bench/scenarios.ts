@@ -10,6 +10,9 @@ export interface RequestSpec {
 export type ScenarioName =
   | 'company'
   | 'company-gzip'
+  | 'company-redacted'
+  | 'company-redacted-gzip'
+  | 'alert-median-redacted'
   | 'alert-small'
   | 'alert-small-gzip'
   | 'alert-median'
@@ -34,6 +37,9 @@ export interface Scenario {
 export const SCENARIOS: readonly Scenario[] = [
   { name: 'company', expect: 200 },
   { name: 'company-gzip', expect: 200 },
+  { name: 'company-redacted', expect: 200 },
+  { name: 'company-redacted-gzip', expect: 200 },
+  { name: 'alert-median-redacted', expect: 200 },
   { name: 'alert-small', expect: 200 },
   { name: 'alert-small-gzip', expect: 200 },
   { name: 'alert-median', expect: 200 },
@@ -64,6 +70,8 @@ export const EXECUTIONS_FILTER = 'status=valid&limit=50';
 export interface RequestInputs {
   manifest: Manifest;
   keys: Map<string, string>;
+  /** Keys with every read scope but no data scope (pii, documents, screening): their answers are redacted. */
+  redactedKeys: Map<string, string>;
   /** Paths of deep executions pages, as given by Link headers (real cursors). */
   deepPaths: string[];
   /** Current ETag per company path, for the revalidation scenario. */
@@ -104,6 +112,11 @@ export function requestsFor(name: ScenarioName, inp: RequestInputs): RequestSpec
     case 'company':
     case 'company-gzip':
       return records(s.company, keys, companyPath, name.endsWith('gzip'));
+    case 'company-redacted':
+    case 'company-redacted-gzip':
+      return records(s.company, inp.redactedKeys, companyPath, name.endsWith('gzip'));
+    case 'alert-median-redacted':
+      return records(s.alertMedian, inp.redactedKeys, alertPath, false);
     case 'alert-small':
     case 'alert-small-gzip':
       return records(s.alertSmall, keys, alertPath, name.endsWith('gzip'));

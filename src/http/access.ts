@@ -28,6 +28,8 @@ import type { RecordBytes } from '../wire/record-bytes.js';
 import type { FileStore } from '../files/file-store.js';
 import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.js';
 import { fieldsFor } from '../wire/render.js';
+import { viewOf, type RecordKind, type View } from '../wire/redaction.js';
+import { FIELD_CLASSES } from '../contract/field-classes.js';
 import type { Encoding } from './accept.js';
 import type { ApiKeyVerifier } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -46,7 +48,9 @@ declare module 'fastify' {
 export interface ProjectReader {
   readonly project: string;
   readonly keyId: string;
-  /** Reads read only the stored bytes an answer in `encoding` is rendered from. */
+  /** How the key is shown records of a kind: the field classes it has no scope for withheld; undefined when it sees every field. */
+  viewOf(kind: RecordKind): View | undefined;
+  /** Reads read only the stored bytes an answer in `encoding` is rendered from (in the key's view). */
   getCompany(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
@@ -101,7 +105,14 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   if (!key.scopes.includes(scope)) {
     throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
   }
-  return projectReader(deps, key.project, key.id);
+  return projectReader(deps, key.project, key.id, withheldBits(key.scopes));
+}
+
+/** The bits of the field classes whose scope `scopes` lacks. */
+export function withheldBits(scopes: readonly string[]): number {
+  let bits = 0;
+  for (const c of Object.values(FIELD_CLASSES)) if (!scopes.includes(c.scope)) bits |= c.bit;
+  return bits;
 }
 
 /**
@@ -137,15 +148,17 @@ export function addressBudgetKey(ip: string): string {
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */
-function projectReader({ store, limiter, files }: AccessDeps, project: string, keyId: string): ProjectReader {
+function projectReader({ store, limiter, files }: AccessDeps, project: string, keyId: string, withheld: number): ProjectReader {
+  const fields = (kind: RecordKind, encoding: Encoding) => fieldsFor(wireEncodingOf(encoding), viewOf(kind, withheld) !== undefined);
   return {
     project,
     keyId,
-    getCompany: (id, encoding) => store.getCompany(project, recordKey(id), fieldsFor(wireEncodingOf(encoding))),
-    getAlert: (id, encoding) => store.getAlert(project, recordKey(id), fieldsFor(wireEncodingOf(encoding))),
+    viewOf: (kind) => viewOf(kind, withheld),
+    getCompany: (id, encoding) => store.getCompany(project, recordKey(id), fields('company', encoding)),
+    getAlert: (id, encoding) => store.getAlert(project, recordKey(id), fields('alert', encoding)),
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
-      store.listExecutions(project, recordKey(customerId), filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+      store.listExecutions(project, recordKey(customerId), filter, after, limit, fields('execution', encoding)),
     listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     countAlerts: (filter) => store.countAlerts(project, filter),
     listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),

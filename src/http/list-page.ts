@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Rendered, WireEncoding } from '../wire/render.js';
+import type { View } from '../wire/redaction.js';
 import type { RecordBytes } from '../wire/record-bytes.js';
 import { noteAnswerRecords } from './access-log-hook.js';
 import type { Encoding } from './accept.js';
@@ -36,6 +37,8 @@ export interface ListPageOptions<R extends PageRow> {
   secret: Buffer;
   cacheControl: string;
   charge?: (tokens: number) => void;
+  /** The field classes the key is not shown in the rows; undefined when it sees every field. */
+  view?: View | undefined;
 }
 
 interface Derived {
@@ -46,14 +49,15 @@ interface Derived {
   rendered: Map<WireEncoding, Rendered>;
 }
 
-// Keyed by the rows array, then by the request's URL: the next page's URL repeats the query's spelling.
-const derivedOf = new WeakMap<readonly PageRow[], { url: string; derived: Derived }>();
+// Keyed by the rows array, then by the request's URL (the next page's URL repeats the query's spelling) and the view.
+const derivedOf = new WeakMap<readonly PageRow[], { url: string; view: View | undefined; derived: Derived }>();
 
 function derive<R extends PageRow>(rows: readonly R[], params: Parameters, o: ListPageOptions<R>): Derived {
   const page = rows.slice(0, o.limit);
   const ids = page.map(o.recordOf ?? o.keyOf);
   const hash = createHash('sha256');
   for (const r of page) hash.update(r.etag).update('\n');
+  if (o.view !== undefined) hash.update(`view ${o.view.bits}\n`);
   let link: string | undefined;
   if (rows.length > o.limit) {
     const last = page[page.length - 1]!;
@@ -74,12 +78,18 @@ export async function sendListPage<R extends PageRow>(
 ): Promise<void> {
   const kept = derivedOf.get(rows);
   let derived: Derived;
-  if (kept !== undefined && kept.url === request.url) derived = kept.derived;
+  if (kept !== undefined && kept.url === request.url && kept.view === o.view) derived = kept.derived;
   else {
     derived = derive(rows, params, o);
-    derivedOf.set(rows, { url: request.url, derived });
+    derivedOf.set(rows, { url: request.url, view: o.view, derived });
   }
   noteAnswerRecords(request, derived.ids);
   if (derived.link !== undefined) reply.header('link', derived.link);
-  await sendAnswer(request, reply, derived.page, o.encoding, { etag: derived.etag, cacheControl: o.cacheControl, charge: o.charge, rendered: derived.rendered });
+  await sendAnswer(request, reply, derived.page, o.encoding, {
+    etag: derived.etag,
+    cacheControl: o.cacheControl,
+    charge: o.charge,
+    rendered: derived.rendered,
+    view: o.view,
+  });
 }

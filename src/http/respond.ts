@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasStoredGzip, render, storedLength, type Answer, type Rendered, type Signer, type WireEncoding } from '../wire/render.js';
+import type { View } from '../wire/redaction.js';
 import type { Encoding } from './accept.js';
 import { answerCost, PER_REQUEST_COMPRESSION_MAX_BYTES } from './answer-cost.js';
 
@@ -19,8 +20,10 @@ export interface SendOptions {
   splice?: Signer;
   /** Debits the key's rate budget for the answer's cost beyond the door's token; called only when there is some. */
   charge?: (tokens: number) => void;
-  /** Renderings of this same answer kept by the caller: used when there, filled when nothing in it is signed per request. */
+  /** Renderings of this same answer (in this view) kept by the caller: used when there, filled when nothing in it is signed per request. */
   rendered?: Map<WireEncoding, Rendered>;
+  /** The field classes the key is not shown; undefined when it sees every field. */
+  view?: View | undefined;
 }
 
 /** The stored bytes an answer in `encoding` is rendered from: br compresses identity. */
@@ -87,7 +90,7 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
 async function renderOnce(answer: Answer, wire: WireEncoding, opts: SendOptions): Promise<Rendered> {
   const kept = opts.rendered?.get(wire);
   if (kept !== undefined) return kept;
-  const rendering = render(answer, wire, opts.splice);
+  const rendering = render(answer, wire, opts.splice, opts.view);
   if (rendering instanceof Promise) return rendering;
   if (opts.rendered !== undefined && !rendering.signed) opts.rendered.set(wire, rendering);
   return rendering;

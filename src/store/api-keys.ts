@@ -2,12 +2,24 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, Store } from './store.js';
 
-/** The scopes a key may carry: one per kind of record read, the change feed, and erasing a customer. */
-export const SCOPES = ['companies:read', 'executions:read', 'alerts:read', 'changes:read', 'records:erase'] as const;
+/**
+ * The scopes a key may carry: one per kind of record read, the change feed, erasing a customer,
+ * and one per class of field a read shows (src/contract/field-classes.ts: without it, the class's values are masked).
+ */
+export const SCOPES = [
+  'companies:read',
+  'executions:read',
+  'alerts:read',
+  'changes:read',
+  'records:erase',
+  'pii:read',
+  'documents:read',
+  'screening:read',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** The scopes of a key minted without a choice: every read, never erasure, which is given only by name. */
-export const DEFAULT_SCOPES: readonly Scope[] = ['companies:read', 'executions:read', 'alerts:read', 'changes:read'];
+/** The scopes of a key minted without a choice: every read with every field, never erasure, which is given only by name. */
+export const DEFAULT_SCOPES: readonly Scope[] = ['companies:read', 'executions:read', 'alerts:read', 'changes:read', 'pii:read', 'documents:read', 'screening:read'];
 
 /** The shape of every key minted: a prefix, the key's id, then its secret. */
 export const KEY_FORMAT = /^crs_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;

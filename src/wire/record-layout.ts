@@ -1,35 +1,45 @@
 /**
- * A record's layout: where per-request values are spliced into its JSON, and the index of its
- * deflate pieces (one piece per static slice between splices). Laid out once at import
- * (`layoutRecord`), read back for every answer (src/wire/render.ts).
+ * A record's layout: where per-request values are spliced into its JSON, the index of its
+ * deflate pieces (one piece per static slice between splices), and the byte ranges of its
+ * classified fields (src/wire/json-ranges.ts). Laid out once at import (`layoutRecord`), read
+ * back for every answer (src/wire/render.ts).
  *
- * Stored text, version 1: the JSON array [1, flags, splices, pieces], where flags tell what the
- * layout holds (SPLICED, PIECES) so an answer can know it without decoding the rest. Version 0,
- * the JSON object {s?: splices, p?: pieces}, is still read: its flags come from decoding it.
+ * Stored text, version 1: the JSON array [1, flags, splices, pieces, ranges?], where flags tell
+ * what the layout holds (SPLICED, PIECES, RANGES) so an answer can know it without decoding the
+ * rest. Version 0, the JSON object {s?: splices, p?: pieces}, is still read: its flags come from
+ * decoding it. A layout without RANGES was written before fields were classified: a redacted
+ * answer finds its ranges by scanning the record (src/wire/redaction.ts).
  */
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { deflatePiece, storedPiece, type GzipPiece } from './gzip-pieces.js';
 import { applySplices, findSplices, type DocumentPlace, type Splice } from './json-splices.js';
 import { ownedConcat } from '../threads/owned-bytes.js';
+import { findRanges, type ClassRange, type FieldPlace } from './json-ranges.js';
 import type { RecordBytes } from './record-bytes.js';
 
 /** A splice as stored: [start, end, objectKey, filename, mimetype]. */
 type StoredSplice = [number, number, string | null, string | null, string | null];
 /** A piece as stored: [offset in the deflated bytes, deflated length, crc32 of the raw bytes, raw length]. */
 type StoredPiece = [number, number, number, number];
+/** A classified field's value as stored: [start, end, class bit, mask index]. */
+type StoredRange = [number, number, number, number];
 
 const VERSION = 1;
 /** Flag: the JSON has values spliced in per request. */
 const SPLICED = 1;
 /** Flag: deflate pieces are stored. */
 const PIECES = 2;
+/** Flag: the record's classified fields were found; their ranges (maybe none) are stored. */
+const RANGES = 4;
 const V1_HEAD = `[${VERSION},`;
 
 /** Decoded layout of a stored record. */
 export interface ParsedLayout {
   splices: Splice[];
   pieces: { offset: number; length: number; crc: number; rawLength: number }[];
+  /** The ranges of the record's classified fields; undefined when the layout was written without them. */
+  ranges: ClassRange[] | undefined;
 }
 
 /** Options for laying out a record at import. */
@@ -38,6 +48,8 @@ export interface LayoutOptions {
   documents: DocumentPlace | null;
   /** zlib level for the stored deflate pieces; null stores none. */
   gzipLevel: number | null;
+  /** Where the record's classified fields are (personal data, documents, screening); null for none. */
+  fields?: FieldPlace | null;
 }
 
 /** The layout and deflate pieces of a record's JSON. */
@@ -63,13 +75,15 @@ export function layoutRecord(body: Buffer, options: LayoutOptions): { layout: st
     // transfer the bytes rather than copy them.
     deflated = ownedConcat(parts);
   }
-  const flags = (stored.length > 0 ? SPLICED : 0) | (deflated !== null ? PIECES : 0);
-  return { layout: flags === 0 ? null : JSON.stringify([VERSION, flags, stored, pieces]), deflated };
+  const ranges: StoredRange[] | null = options.fields ? findRanges(body, options.fields).map((r) => [r.start, r.end, r.bit, r.mask]) : null;
+  const flags = (stored.length > 0 ? SPLICED : 0) | (deflated !== null ? PIECES : 0) | (ranges !== null ? RANGES : 0);
+  if (flags === 0) return { layout: null, deflated };
+  return { layout: JSON.stringify(ranges === null ? [VERSION, flags, stored, pieces] : [VERSION, flags, stored, pieces, ranges]), deflated };
 }
 
 // Layouts read recently, by their text: hot records are served without parsing theirs again; the least recently read go first.
 const recent = new LRUCache<string, ParsedLayout>({ max: 10_000 });
-const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [] };
+const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [], ranges: undefined };
 
 /** The flags of a version 1 layout, read from its head; undefined for any other text. */
 function flagsOf(layout: string): number | undefined {
@@ -109,8 +123,9 @@ export function parseLayout(layout: string | null, pieces = true): ParsedLayout 
 }
 
 function decodeLayout(layout: string): ParsedLayout {
-  const value = JSON.parse(layout) as [number, number, StoredSplice[], StoredPiece[]] | { s?: StoredSplice[]; p?: StoredPiece[] };
+  const value = JSON.parse(layout) as [number, number, StoredSplice[], StoredPiece[], StoredRange[]?] | { s?: StoredSplice[]; p?: StoredPiece[] };
   const [splices, pieces] = Array.isArray(value) ? [value[2], value[3]] : [value.s ?? [], value.p ?? []];
+  const ranges = Array.isArray(value) && (value[1] & RANGES) !== 0 ? (value[4] ?? []) : undefined;
   return {
     splices: splices.map(([start, end, objectKey, filename, mimetype]) => ({
       start,
@@ -120,6 +135,7 @@ function decodeLayout(layout: string): ParsedLayout {
       mimetype: mimetype ?? undefined,
     })),
     pieces: pieces.map(([offset, length, crc, rawLength]) => ({ offset, length, crc, rawLength })),
+    ranges: ranges?.map(([start, end, bit, mask]) => ({ start, end, bit, mask })),
   };
 }
 

@@ -7,6 +7,7 @@ import { deflatedPiece, gzipFromPieces, storedPiece, type GzipPiece } from './gz
 import type { Splice } from './json-splices.js';
 import type { ReadFields, RecordBytes } from './record-bytes.js';
 import { gzipPieces, hasSplices, identityPieces, parseLayout, type ParsedLayout, type SpliceValue } from './record-layout.js';
+import { redact, type View } from './redaction.js';
 
 /** The encodings an answer is rendered in; any other is compressed from identity by the caller. */
 export type WireEncoding = 'identity' | 'gzip';
@@ -32,8 +33,12 @@ const IDENTITY_FIELDS: ReadFields = Object.freeze({ body: 'always', layout: 'alw
 // A record stored with deflate pieces is answered from them alone; its JSON only where none are stored.
 const GZIP_FIELDS: ReadFields = Object.freeze({ body: 'withoutDeflated', layout: 'always', deflated: 'always' });
 
-/** What a read must fetch to render an answer in `encoding`. */
-export function fieldsFor(encoding: WireEncoding): ReadFields {
+// A redacted answer is made from the plain bytes (kept once made), and its gzip from pieces when the record has its own.
+const REDACTED_FIELDS: ReadFields = Object.freeze({ body: 'always', layout: 'always', deflated: 'always' });
+
+/** What a read must fetch to render an answer in `encoding`, redacted for a view or not. */
+export function fieldsFor(encoding: WireEncoding, redacted = false): ReadFields {
+  if (redacted) return encoding === 'gzip' ? REDACTED_FIELDS : IDENTITY_FIELDS;
   return encoding === 'gzip' ? GZIP_FIELDS : IDENTITY_FIELDS;
 }
 
@@ -59,14 +64,25 @@ export function storedLength(answer: Answer): number {
   return n;
 }
 
-/** Renders an answer in `encoding`; a promise only when the signer answered with one. */
-export function render(answer: Answer, encoding: WireEncoding, sign?: Signer): Rendered | Promise<Rendered> {
-  const records: readonly RecordBytes[] = isRecord(answer) ? [answer] : answer;
-  // Only gzip answers use the stored pieces; the others need a layout only for its splices.
-  const layouts = records.map((r) => parseLayout(r.layout, encoding === 'gzip'));
+/**
+ * Renders an answer in `encoding`, as `view` shows it (every field when undefined); a promise only
+ * when the signer answered with one.
+ */
+export function render(answer: Answer, encoding: WireEncoding, sign?: Signer, view?: View): Rendered | Promise<Rendered> {
+  let layouts: ParsedLayout[];
+  if (view === undefined) {
+    const records: readonly RecordBytes[] = isRecord(answer) ? [answer] : answer;
+    // Only gzip answers use the stored pieces; the others need a layout only for its splices.
+    layouts = records.map((r) => parseLayout(r.layout, encoding === 'gzip'));
+  } else {
+    const shown = isRecord(answer) ? [redact(answer, view, encoding === 'gzip')] : answer.map((r) => redact(r, view, encoding === 'gzip'));
+    layouts = shown.map((r) => r.layout);
+    answer = isRecord(answer) ? shown[0]!.record : shown.map((r) => r.record);
+  }
   const resolved = resolveSplices(layouts, sign);
-  if (typeof resolved === 'function') return assemble(answer, layouts, encoding, resolved);
-  return resolved.then((value) => assemble(answer, layouts, encoding, value));
+  const shown = answer;
+  if (typeof resolved === 'function') return assemble(shown, layouts, encoding, resolved);
+  return resolved.then((value) => assemble(shown, layouts, encoding, value));
 }
 
 function isRecord(answer: Answer): answer is RecordBytes {

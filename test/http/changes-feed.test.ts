@@ -37,7 +37,7 @@ const initial = [
 beforeAll(async () => {
   svc = await startTestService(initial);
   await feedSettled(svc.dbUrl);
-  key = (await svc.key(P, { scopes: ['changes:read', 'companies:read', 'alerts:read'] })).key;
+  key = (await svc.key(P, { scopes: ['changes:read', 'companies:read', 'alerts:read', 'pii:read', 'documents:read', 'screening:read'] })).key;
 });
 afterAll(async () => svc?.close());
 

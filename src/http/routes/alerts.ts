@@ -11,6 +11,6 @@ export function alertRoute(deps: RouteDeps): void {
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const stored = await reader.getAlert(params.path.id!, encoding);
     if (stored === undefined) throw new ServiceError('not_found', 'no alert with this id');
-    await sendRecord(deps, request, reply, reader, stored, encoding);
+    await sendRecord(deps, request, reply, reader, stored, encoding, 'alert');
   });
 }

@@ -11,6 +11,6 @@ export function companyDetailsRoute(deps: RouteDeps): void {
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const stored = await reader.getCompany(params.path.id!, encoding);
     if (stored === undefined) throw new ServiceError('not_found', 'no company with this id');
-    await sendRecord(deps, request, reply, reader, stored, encoding);
+    await sendRecord(deps, request, reply, reader, stored, encoding, 'company');
   });
 }

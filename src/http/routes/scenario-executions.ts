@@ -47,6 +47,7 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
       secret: deps.secret,
       cacheControl: deps.cacheControl,
       charge: reader.charge,
+      view: reader.viewOf('execution'),
     });
   });
 }

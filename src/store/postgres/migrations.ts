@@ -281,6 +281,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project, object_key)
   );
   `,
+  `
+  -- Reads mask the fields of a class a key has no scope for: keys minted before keep seeing every field.
+  UPDATE api_keys SET scopes = (scopes::jsonb || '["pii:read", "documents:read", "screening:read"]'::jsonb)::text
+  WHERE NOT (scopes::jsonb ?| ARRAY['pii:read', 'documents:read', 'screening:read']);
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

@@ -236,6 +236,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   -- FTS5 removes a deleted row's words from its index at once, rather than at a later merge.
   INSERT INTO company_search (company_search, rank) VALUES ('secure-delete', 1);
   `,
+  `
+  -- Reads mask the fields of a class a key has no scope for: keys minted before keep seeing every field.
+  UPDATE api_keys SET scopes = json_insert(scopes, '$[#]', 'pii:read', '$[#]', 'documents:read', '$[#]', 'screening:read')
+  WHERE NOT EXISTS (SELECT 1 FROM json_each(api_keys.scopes) WHERE value IN ('pii:read', 'documents:read', 'screening:read'));
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */

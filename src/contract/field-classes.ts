@@ -1,0 +1,139 @@
+/**
+ * Which fields of a record hold personal data, document addresses or screening provider data,
+ * each named by its path from the record root. A key without the class's scope is served the
+ * record with those values replaced by their mask (docs/data-protection.md prints this list).
+ *
+ * Paths: member names joined by `.`, `[]` after a name for every item of that array, `*` for
+ * every member of an object that no other path at that level names (an object that is personal
+ * as a whole: its unknown extra members are personal too). A path marked `keep` names a member
+ * that a `*` beside it must not cover.
+ */
+
+/** The classes of withheld fields, each with the scope that lets a key see it. */
+export const FIELD_CLASSES = {
+  pii: { scope: 'pii:read', bit: 1, title: 'personal data of customers and the people about them' },
+  documents: { scope: 'documents:read', bit: 2, title: 'document addresses and files' },
+  screening: { scope: 'screening:read', bit: 4, title: 'screening provider data' },
+} as const;
+
+export type FieldClass = keyof typeof FIELD_CLASSES;
+
+/** Every class bit: a view that withholds everything. */
+export const ALL_CLASS_BITS = 7;
+
+/**
+ * What a withheld value becomes, chosen so the answer stays valid under the contract: `null`
+ * where the field may be null, else a fixed value of the field's type and format.
+ */
+export const MASKS = {
+  null: 'null',
+  text: '"[redacted]"',
+  email: '"redacted@redacted.invalid"',
+  emptyArray: '[]',
+} as const;
+
+export type Mask = keyof typeof MASKS;
+
+/** The masks by their stored number (a layout records each range's mask by index). */
+export const MASK_ORDER: readonly Mask[] = ['null', 'text', 'email', 'emptyArray'];
+
+export interface ClassifiedField {
+  path: string;
+  class: FieldClass | 'keep';
+  mask: Mask;
+}
+
+const pii = (path: string, mask: Mask = 'null'): ClassifiedField => ({ path, class: 'pii', mask });
+const keep = (path: string): ClassifiedField => ({ path, class: 'keep', mask: 'null' });
+
+/** A beneficiary is about a person: everything but its listed non-personal members is personal. */
+function beneficiary(prefix: string): ClassifiedField[] {
+  const kept = ['id', 'beneficiaryType', 'beneficiaryPositions', 'ownershipPercentage', 'inRegistry', 'status', 'customerType'];
+  return [pii(`${prefix}.*`), ...kept.map((m) => keep(`${prefix}.${m}`))];
+}
+
+export const COMPANY_FIELDS: readonly ClassifiedField[] = [
+  ...beneficiary('beneficiaries.individualBeneficiaries[]'),
+  ...beneficiary('beneficiaries.companyBeneficiaries[]'),
+  pii('companyClaims[].legalAddress'),
+  pii('companyClaims[].postalAddress'),
+  pii('companyClaims[].addresses'),
+  pii('companyClaims[].email'),
+  pii('companyClaims[].phone'),
+  // A document's metadata describes the person it was issued to: all but its kind and origin.
+  pii('documents[].metadata.*'),
+  ...['journeyId', 'country', 'documentType', 'mediaType', 'isSandbox'].map((m) => keep(`documents[].metadata.${m}`)),
+  pii('documents[].document.filename'),
+  pii('documents[].document.description'),
+  { path: 'documents[].document.presignedUrl', class: 'documents', mask: 'null' },
+];
+
+/** The personal and document fields of an alert's notes, below `prefix` (the alert, or an audit snapshot). */
+function notes(prefix: string): ClassifiedField[] {
+  return [
+    pii(`${prefix}notes[].name`, 'text'),
+    pii(`${prefix}notes[].description`),
+    pii(`${prefix}notes[].data`),
+    pii(`${prefix}notes[].documents[].filename`, 'text'),
+    pii(`${prefix}notes[].documents[].description`),
+    { path: `${prefix}notes[].documents[].presignedUrl`, class: 'documents', mask: 'text' },
+  ];
+}
+
+/** The personal fields inside screening provider data (for keys that may see screening data but not personal data). */
+function screening(prefix: string): ClassifiedField[] {
+  const s = `${prefix}screeningProviderData`;
+  const user = (who: string) => [pii(`${s}.searchResult.${who}.name`, 'text'), pii(`${s}.searchResult.${who}.email`, 'email'), pii(`${s}.searchResult.${who}.phone`, 'text')];
+  const doc = `${s}.searchResult.hits[].doc`;
+  const info = `${s}.searchEntities[].key_information`;
+  return [
+    { path: s, class: 'screening', mask: 'null' },
+    pii(`${s}.searchRef`),
+    pii(`${s}.requestData.search_term`, 'text'),
+    pii(`${s}.requestData.tags`),
+    pii(`${s}.searchResult.search_term`, 'text'),
+    pii(`${s}.searchResult.submitted_term`, 'text'),
+    pii(`${s}.searchResult.tags`, 'emptyArray'),
+    ...user('searcher'),
+    ...user('assignee'),
+    pii(`${doc}.name`, 'text'),
+    pii(`${doc}.aka`, 'emptyArray'),
+    pii(`${doc}.associates`, 'emptyArray'),
+    pii(`${doc}.fields`, 'emptyArray'),
+    pii(`${doc}.media`, 'emptyArray'),
+    pii(`${doc}.source_notes`),
+    pii(`${doc}.match_types_details[].matching_name`, 'text'),
+    pii(`${doc}.match_types_details[].name_matches[].query_term`, 'text'),
+    pii(`${info}.name`, 'text'),
+    ...['aka', 'date_of_birth', 'dates_of_birth', 'associates', 'media', 'fields', 'full_listing', 'uncategorized', 'related', 'assets', 'designation', 'source_notes', 'date_of_death', 'death_age', 'age'].map((m) => pii(`${info}.${m}`)),
+  ];
+}
+
+function duplicates(prefix: string): ClassifiedField[] {
+  return ['original', 'duplicate'].flatMap((side) => [
+    pii(`${prefix}duplicateData.${side}.customerInfo`),
+    { path: `${prefix}duplicateData.${side}.profilePicture`, class: 'documents', mask: 'null' } as const,
+    { path: `${prefix}duplicateData.${side}.idDocumentUrl`, class: 'documents', mask: 'null' } as const,
+  ]);
+}
+
+/** An alert's fields, and the same fields in the snapshots of its audit trail (open objects that may carry any of them). */
+function alertFields(prefix: string): ClassifiedField[] {
+  return [...notes(prefix), ...screening(prefix), ...duplicates(prefix), pii(`${prefix}transactions[].transactionInfo.counterparty`)];
+}
+
+export const ALERT_FIELDS: readonly ClassifiedField[] = [...alertFields(''), ...alertFields('audits[].record.')];
+
+export const EXECUTION_FIELDS: readonly ClassifiedField[] = [
+  { path: 'scenario_executions[].rules[].documents[].url', class: 'documents', mask: 'text' },
+];
+
+/** Each path's steps: member names, `[]` for every item, `*` for every other member. */
+export function pathSteps(path: string): string[] {
+  const steps: string[] = [];
+  for (const part of path.split('.')) {
+    if (part.endsWith('[]')) steps.push(part.slice(0, -2), '[]');
+    else steps.push(part);
+  }
+  return steps;
+}

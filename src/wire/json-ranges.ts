@@ -1,0 +1,111 @@
+/**
+ * Byte ranges of the values of classified fields (src/contract/field-classes.ts) in stored JSON,
+ * found once at import so a redacted answer is the stored bytes with those ranges replaced.
+ * One pass over the tokens (json-tokens), following member names down a tree of places.
+ */
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, JsonTokens, OPEN_ARRAY, OPEN_OBJECT, SCALAR, STRING, stringText } from './json-tokens.js';
+import { FIELD_CLASSES, MASK_ORDER, pathSteps, type ClassifiedField } from '../contract/field-classes.js';
+
+/** The value of a classified field: its bytes, its class's bit and the index of its mask (MASK_ORDER). */
+export interface ClassRange {
+  start: number;
+  end: number;
+  bit: number;
+  mask: number;
+}
+
+/** A node of the tree of classified places; `mark` when the value here belongs to a class. */
+export interface FieldPlace {
+  members?: Map<string, FieldPlace>;
+  anyMember?: FieldPlace;
+  items?: FieldPlace;
+  mark?: { bit: number; mask: number };
+}
+
+/** The place tree of a resource's classified fields; the root is the record object. */
+export function fieldPlaces(fields: readonly ClassifiedField[]): FieldPlace {
+  const root: FieldPlace = {};
+  for (const f of fields) {
+    let node = root;
+    for (const step of pathSteps(f.path)) {
+      if (step === '[]') node = node.items ??= {};
+      else if (step === '*') node = node.anyMember ??= {};
+      else {
+        node.members ??= new Map();
+        let next = node.members.get(step);
+        if (next === undefined) node.members.set(step, (next = {}));
+        node = next;
+      }
+    }
+    if (f.class !== 'keep') node.mark = { bit: FIELD_CLASSES[f.class].bit, mask: MASK_ORDER.indexOf(f.mask) };
+  }
+  return root;
+}
+
+const NULL_MASK = MASK_ORDER.indexOf('null');
+const N = 0x6e;
+
+interface Frame {
+  isObject: boolean;
+  place: FieldPlace | undefined;
+  /** The place of the current member's value (objects) or of every item (arrays). */
+  child: FieldPlace | undefined;
+  expectKey: boolean;
+  /** Where this object or array starts when it is itself a classified value. */
+  markStart: number;
+  mark: { bit: number; mask: number } | undefined;
+}
+
+/** The ranges of every classified value in one JSON text, ordered by start (an enclosing range before the ranges inside it). */
+export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
+  const out: ClassRange[] = [];
+  const stack: Frame[] = [];
+  let top: Frame | undefined;
+  const t = new JsonTokens(buf);
+  for (let kind = t.next(); kind !== 0; kind = t.next()) {
+    switch (kind) {
+      case STRING:
+        if (top !== undefined && top.isObject && top.expectKey) {
+          const place = top.place;
+          top.child = place === undefined ? undefined : (place.members?.get(stringText(buf, t.start, t.end)) ?? place.anyMember);
+          top.expectKey = false;
+        } else valueAt(top, t.start, t.end, false);
+        break;
+      case SCALAR:
+        valueAt(top, t.start, t.end, buf[t.start] === N);
+        break;
+      case OPEN_OBJECT:
+      case OPEN_ARRAY: {
+        const place = top === undefined ? places : top.child;
+        if (top !== undefined) stack.push(top);
+        const isObject = kind === OPEN_OBJECT;
+        top = { isObject, place, child: isObject ? undefined : place?.items, expectKey: true, markStart: t.start, mark: place?.mark };
+        break;
+      }
+      case CLOSE_OBJECT:
+      case CLOSE_ARRAY:
+        if (top === undefined || top.isObject !== (kind === CLOSE_OBJECT)) {
+          throw new SyntaxError(`findRanges: unbalanced '${String.fromCharCode(buf[t.start]!)}' at byte ${t.start}`);
+        }
+        if (top.mark !== undefined) out.push({ start: top.markStart, end: t.end, bit: top.mark.bit, mask: top.mark.mask });
+        top = stack.pop();
+        break;
+      case COMMA:
+        if (top !== undefined && top.isObject) {
+          top.expectKey = true;
+          top.child = undefined;
+        }
+        break;
+    }
+  }
+  if (top !== undefined) throw new SyntaxError('findRanges: unterminated object or array');
+  // Objects close inside-out: order by start, the enclosing range first.
+  out.sort((a, b) => a.start - b.start || b.end - a.end);
+  return out;
+
+  function valueAt(frame: Frame | undefined, start: number, end: number, isNull: boolean): void {
+    const mark = frame?.child?.mark;
+    // A null already is its own null mask.
+    if (mark !== undefined && !(isNull && mark.mask === NULL_MASK)) out.push({ start, end, bit: mark.bit, mask: mark.mask });
+  }
+}
