@@ -40,9 +40,9 @@ COPY --from=build /app/dist ./dist
 USER compliance:compliance
 VOLUME ["/data"]
 EXPOSE 8080
-# No curl in the slim image: Node asks /healthz itself, on the port the service was given.
+# No curl in the slim image: Node asks /healthz itself, on the address and port the service was given.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "require('http').get({host:'127.0.0.1',port:process.env.PORT||8080,path:'/healthz',timeout:2000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
+  CMD ["node", "-e", "const h=process.env.HOST;require('http').get({host:!h||h==='0.0.0.0'||h==='::'?'127.0.0.1':h,port:process.env.PORT||8080,path:'/healthz',timeout:2000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))"]
 # The service installs its own SIGTERM/SIGINT handlers, so it stops gracefully as PID 1.
 ENTRYPOINT ["node", "dist/cli/main.js"]
 CMD ["serve"]
