@@ -128,4 +128,23 @@ describe('serve command', () => {
     svc.child.kill('SIGTERM');
     expect(await svc.exited).toBe(0);
   });
+
+  it('exits at once, 128 + 15, on a second SIGTERM during the drain', async () => {
+    // Long limits: only the second signal can end the drain within the test's time.
+    const svc = await startServeProcess({ DATABASE_URL: join(dir, 'store.db'), LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '600000', REQUEST_TIMEOUT_MS: '600000' });
+    // A request in flight: its headers promise a body that never comes, so the drain waits for it.
+    const { port } = new URL(svc.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write(`POST /v1/customers/${ALERT}/erase HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    await new Promise((r) => setTimeout(r, 300));
+    svc.child.kill('SIGTERM');
+    await until(() => svc.output().includes('shutting down'), 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(svc.child.exitCode).toBeNull(); // still draining: the request in flight holds it
+    svc.child.kill('SIGTERM');
+    expect(await svc.exited).toBe(128 + 15);
+    socket.destroy();
+  });
 });
