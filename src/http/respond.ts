@@ -60,7 +60,7 @@ export function varyOn(reply: FastifyReply, field: string): void {
  */
 export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer, negotiated: Encoding, opts: SendOptions): Promise<void> {
   const items = Array.isArray(answer) ? answer.length : 1;
-  const stored = negotiated === 'gzip' && hasStoredGzip(answer);
+  const stored = negotiated === 'gzip' && hasStoredGzip(answer, opts.view);
   // Compression per request is bounded: a larger answer goes uncompressed (identity is always acceptable).
   const encoding: Encoding = negotiated === 'identity' || stored || storedLength(answer) <= PER_REQUEST_COMPRESSION_MAX_BYTES ? negotiated : 'identity';
   const tag = encoding === 'identity' ? opts.etag : `${opts.etag}-${encoding === 'gzip' ? 'gz' : 'br'}`;

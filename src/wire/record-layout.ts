@@ -104,6 +104,13 @@ export function hasSplices(layout: string | null): boolean {
   return flags === undefined ? parseLayout(layout).splices.length > 0 : (flags & SPLICED) !== 0;
 }
 
+/** True when a record was stored with deflate pieces (read from the layout, so without fetching them). */
+export function hasPieces(layout: string | null): boolean {
+  if (layout === null) return false;
+  const flags = flagsOf(layout);
+  return flags === undefined ? parseLayout(layout).pieces.length > 0 : (flags & PIECES) !== 0;
+}
+
 /**
  * Decodes a stored layout (the result is shared: callers must not change it). Without `pieces`,
  * a layout flagged without splices is not decoded at all: plain answers need only the splices.

@@ -11,7 +11,7 @@ import { deflatePiece } from './gzip-pieces.js';
 import { fieldPlaces, findRanges, type ClassRange, type FieldPlace } from './json-ranges.js';
 import type { Splice } from './json-splices.js';
 import type { RecordBytes } from './record-bytes.js';
-import { parseLayout, type ParsedLayout } from './record-layout.js';
+import { hasPieces, parseLayout, type ParsedLayout } from './record-layout.js';
 import zlib from 'node:zlib';
 
 /** The kinds of record whose fields are classified. */
@@ -75,21 +75,20 @@ interface Kept {
   splices: Splice[];
   /** Deflate pieces between the splices, filled when a gzip answer first needs them. */
   gzip: { deflated: Buffer; pieces: ParsedLayout['pieces'] } | undefined;
-  /** True when no range of the view was in the record: it is served as stored. */
-  unchanged: boolean;
 }
 
 // Kept redacted bodies, by record version and view, bounded in bytes; the least recently read go first.
 const kept = new LRUCache<string, Kept>({
   maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (k) => Math.max(1, (k.unchanged ? 0 : k.body.length) + (k.gzip?.deflated.length ?? 0) + 64),
+  sizeCalculation: (k) => k.body.length + (k.gzip?.deflated.length ?? 0) + 64,
 });
 // A layout written before fields were classified: its ranges found by one scan, kept by layout text or etag.
 const scanned = new LRUCache<string, ClassRange[]>({ max: 10_000 });
 
 /**
- * The record as `view` shows it. Needs the record's plain bytes; a gzip answer also fills its
- * pieces when the stored record has pieces of its own (otherwise it is compressed whole, as the stored one would be).
+ * The record as `view` shows it, from the record's plain bytes and layout (its stored pieces are
+ * not needed); a gzip answer also fills its pieces when the stored record has pieces of its own
+ * (otherwise it is compressed whole, as the stored one would be).
  */
 export function redact(record: RecordBytes, view: View, gzip: boolean): Redacted {
   const id = `${record.etag}:${view.kind}:${view.bits}`;
@@ -98,12 +97,12 @@ export function redact(record: RecordBytes, view: View, gzip: boolean): Redacted
     entry = build(record, view);
     kept.set(id, entry);
   }
-  if (entry.unchanged) return { record, layout: parseLayout(record.layout) };
-  if (gzip && record.deflated !== null && entry.gzip === undefined) {
+  const pieces = gzip && hasPieces(record.layout);
+  if (pieces && entry.gzip === undefined) {
     entry.gzip = deflateBetween(entry.body, entry.splices);
     kept.set(id, entry); // its size changed
   }
-  const g = gzip && record.deflated !== null ? entry.gzip! : undefined;
+  const g = pieces ? entry.gzip! : undefined;
   return {
     record: { etag: record.etag, body: entry.body, layout: null, deflated: g?.deflated ?? null },
     layout: { splices: entry.splices, pieces: g?.pieces ?? [], ranges: [] },
@@ -116,7 +115,8 @@ function build(record: RecordBytes, view: View): Kept {
   const layout = parseLayout(record.layout);
   const ranges = layout.ranges ?? rangesOf(record, body, view);
   const active = withheld(ranges, view.bits);
-  if (active.length === 0) return { body, splices: layout.splices, gzip: undefined, unchanged: true };
+  // Nothing of the view in this record: its bytes as stored (a gzip answer still gets pieces of its own, as its stored ones were not read).
+  if (active.length === 0) return { body, splices: layout.splices, gzip: undefined };
   const parts: Buffer[] = [];
   const splices: Splice[] = [];
   let pos = 0;
@@ -140,7 +140,7 @@ function build(record: RecordBytes, view: View): Kept {
     pos = r.end;
   }
   copyTo(body.length);
-  return { body: Buffer.concat(parts, out), splices, gzip: undefined, unchanged: false };
+  return { body: Buffer.concat(parts, out), splices, gzip: undefined };
 }
 
 /** The ranges of the classes in `bits`, leaving out those inside another withheld range. */

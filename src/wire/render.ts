@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import { deflatedPiece, gzipFromPieces, storedPiece, type GzipPiece } from './gzip-pieces.js';
 import type { Splice } from './json-splices.js';
 import type { ReadFields, RecordBytes } from './record-bytes.js';
-import { gzipPieces, hasSplices, identityPieces, parseLayout, type ParsedLayout, type SpliceValue } from './record-layout.js';
+import { gzipPieces, hasPieces, hasSplices, identityPieces, parseLayout, type ParsedLayout, type SpliceValue } from './record-layout.js';
 import { redact, type View } from './redaction.js';
 
 /** The encodings an answer is rendered in; any other is compressed from identity by the caller. */
@@ -33,13 +33,9 @@ const IDENTITY_FIELDS: ReadFields = Object.freeze({ body: 'always', layout: 'alw
 // A record stored with deflate pieces is answered from them alone; its JSON only where none are stored.
 const GZIP_FIELDS: ReadFields = Object.freeze({ body: 'withoutDeflated', layout: 'always', deflated: 'always' });
 
-// A redacted answer is made from the plain bytes (kept once made), and its gzip from pieces when the record has its own.
-const REDACTED_FIELDS: ReadFields = Object.freeze({ body: 'always', layout: 'always', deflated: 'always' });
-
-/** What a read must fetch to render an answer in `encoding`, redacted for a view or not. */
+/** What a read must fetch to render an answer in `encoding`; a redacted one is made from the plain bytes and layout in either. */
 export function fieldsFor(encoding: WireEncoding, redacted = false): ReadFields {
-  if (redacted) return encoding === 'gzip' ? REDACTED_FIELDS : IDENTITY_FIELDS;
-  return encoding === 'gzip' ? GZIP_FIELDS : IDENTITY_FIELDS;
+  return encoding === 'gzip' && !redacted ? GZIP_FIELDS : IDENTITY_FIELDS;
 }
 
 /** True when a record's answers carry values signed per request. */
@@ -48,12 +44,14 @@ export function isSpliced(record: RecordBytes): boolean {
 }
 
 /**
- * True when a gzip answer is laid out from stored deflate pieces: a record's own, or a page with any
+ * True when a gzip answer is laid out from deflate pieces: a record's own, or a page with any
  * row stored with them (those rows were read without their JSON, so the page can only be gzip;
- * rows without are deflated now).
+ * rows without are deflated now). A redacted answer (`view`) has pieces of its own where the stored
+ * record had some (its layout says so; they were not fetched).
  */
-export function hasStoredGzip(answer: Answer): boolean {
-  return isRecord(answer) ? answer.deflated !== null : answer.some((r) => r.deflated !== null);
+export function hasStoredGzip(answer: Answer, view?: View): boolean {
+  const has = view === undefined ? (r: RecordBytes) => r.deflated !== null : (r: RecordBytes) => hasPieces(r.layout);
+  return isRecord(answer) ? has(answer) : answer.some(has);
 }
 
 /** The stored JSON length of an answer (spliced URLs differ a little in length). */
