@@ -73,3 +73,26 @@ describe('server limits', () => {
     expect(closedAfterMs).toBeLessThan(10_000);
   });
 });
+
+describe('connections per client address', () => {
+  it('answers a connection past MAX_CONNECTIONS_PER_ADDRESS with 503 and the error body, and closes it', async () => {
+    const capped = await startService(loadConfig({}, { DATABASE_URL: join(dir, 'capped.db'), HOST: '127.0.0.1', PORT: '0', MAX_CONNECTIONS_PER_ADDRESS: '1' }), { logger: false });
+    const cappedPort = Number(new URL(capped.url).port);
+    const held = connect({ host: '127.0.0.1', port: cappedPort });
+    try {
+      await new Promise((resolve, reject) => held.once('connect', resolve).once('error', reject));
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: '127.0.0.1', port: cappedPort });
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.once('error', reject);
+        socket.once('close', () => resolve(text));
+      });
+      expect(reply).toMatch(/^HTTP\/1\.1 503 /);
+      expect(bodyOf(reply)).toEqual({ message: expect.any(String), code: 'unavailable', issues: [] });
+    } finally {
+      held.destroy();
+      await capped.close();
+    }
+  });
+});

@@ -39,6 +39,9 @@ function serverLimitsOf(config: Config): ServerLimits {
     headersTimeout: config.headersTimeout,
     keepAliveTimeout: config.keepAliveTimeout,
     maxHeaderBytes: config.maxHeaderBytes,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    writeStallTimeout: config.writeStallTimeout,
+    slowReaderBytes: config.slowReaderMb * 1024 * 1024,
   };
 }
 
