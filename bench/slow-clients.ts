@@ -5,7 +5,7 @@
  * and the normal client's latencies; exits 1 when the RSS passes RSS_BOUND_MB or the p99 passes
  * P99_BOUND_MS. Not a test: `npm run test:slow-clients` (which raises `ulimit -n` first).
  * Options: --clients N (800) --addresses N (1) --seconds S (20) --pipelined N (4) --reconnect --unlimited-rate
- * --rss-bound-mb MB (400) --p99-bound-ms MS (50).
+ * --rss-bound-mb MB (400) --p99-bound-ms MS (50) --service-root DIR (a checkout whose src/ to serve instead).
  */
 import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     'unlimited-rate': { type: 'boolean', default: false },
     addresses: { type: 'string', default: '1' },
     reconnect: { type: 'boolean', default: false },
+    'service-root': { type: 'string' },
   },
 });
 const CLIENTS = Number(values.clients);
@@ -142,7 +143,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cacheDir = join(root, 'bench', '.cache');
 const runDir = join(cacheDir, `slow-clients-${process.pid}`);
 mkdirSync(runDir, { recursive: true, mode: 0o700 });
-const build = await ensureServiceBuild(root, cacheDir);
+// --service-root: the service of another checkout (an earlier version), measured the same way.
+const build = await ensureServiceBuild(values['service-root'] ?? root, cacheDir);
 const store = await createStore('sqlite', runDir, '');
 let failed = false;
 try {
