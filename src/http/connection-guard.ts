@@ -17,7 +17,12 @@ export interface ConnectionLimits {
   writeStallTimeout: number;
   /** Bytes all answers waiting on slow readers may hold together; past it the one waiting longest is cut. */
   slowReaderBytes: number;
+  /** Told of each connection refused or closed, with why (metrics). */
+  onCut?: (reason: CutReason) => void;
 }
+
+/** Why a connection was refused or closed early. */
+export type CutReason = 'perAddress' | 'pipelined' | 'stalled' | 'slowReaderBudget';
 
 /** An answer larger than this is written a chunk at a time, each once the reader has taken the one before. */
 export const ANSWER_CHUNK_BYTES = 16 * 1024;
@@ -51,10 +56,15 @@ export class ConnectionGuard {
   /** In the order they started waiting: the first is the one waiting longest for its reader. */
   private readonly waiting = new Map<ServerResponse, Waiting>();
   private waitingBytes = 0;
-  /** Connections cut for holding answers past the budget or for a stalled reader. */
-  cut = { slowReaderBudget: 0, stalled: 0, pipelined: 0, perAddress: 0 };
+  /** Connections refused or closed early, by reason. */
+  readonly cut: Record<CutReason, number> = { slowReaderBudget: 0, stalled: 0, pipelined: 0, perAddress: 0 };
 
   constructor(private readonly limits: ConnectionLimits) {}
+
+  private count(reason: CutReason): void {
+    this.cut[reason]++;
+    this.limits.onCut?.(reason);
+  }
 
   /** Bytes the answers waiting on slow readers hold now. */
   get heldBytes(): number {
@@ -68,7 +78,7 @@ export class ConnectionGuard {
     const open = this.perAddress.get(address) ?? 0;
     if (open >= this.limits.maxConnectionsPerAddress) {
       this.refused.add(socket);
-      this.cut.perAddress++;
+      this.count('perAddress');
       socket.on('error', () => socket.destroy());
       socket.end(tooManyConnections());
       // A client that never closes its side is not waited for.
@@ -95,7 +105,7 @@ export class ConnectionGuard {
       }
       const depth = (this.queued.get(socket) ?? 0) + 1;
       if (depth > MAX_PIPELINED) {
-        this.cut.pipelined++;
+        this.count('pipelined');
         socket.destroy();
         return;
       }
@@ -136,7 +146,7 @@ export class ConnectionGuard {
       this.release(res);
     };
     const timer = setTimeout(() => {
-      this.cut.stalled++;
+      this.count('stalled');
       this.release(res);
       res.destroy();
     }, this.limits.writeStallTimeout);
@@ -148,7 +158,7 @@ export class ConnectionGuard {
     // Past the budget, the answers waiting longest (their readers the slowest) are cut first.
     for (const [oldest] of this.waiting) {
       if (this.waitingBytes <= this.limits.slowReaderBytes) break;
-      this.cut.slowReaderBudget++;
+      this.count('slowReaderBudget');
       this.release(oldest);
       oldest.destroy();
     }
