@@ -61,7 +61,7 @@ export async function startService(
   const base = `http://127.0.0.1:${port}`;
   // The per-key token bucket would otherwise answer 429 within a second of load.
   // A short shutdown grace: the load has stopped by the time the bench stops the service.
-  const args = ['serve', '--db', store.url, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000', '--shutdown-grace', '1000', ...extraServeArgs];
+  const args = ['serve', '--db', store.url, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000', '--shutdown-grace', '1000', '--max-connections-per-address', '1024', ...extraServeArgs];
   const started = performance.now();
   const child = spawn(process.execPath, [...extraNodeArgs, ...build.nodeArgs, ...args], { cwd: store.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
   let stderr = '';

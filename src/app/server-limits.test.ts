@@ -73,3 +73,38 @@ describe('server limits', () => {
     expect(closedAfterMs).toBeLessThan(10_000);
   });
 });
+
+describe('connections per client address', () => {
+  it('answers a connection past MAX_CONNECTIONS_PER_ADDRESS with 503 and the error body, closes it, and counts it', async () => {
+    const token = 'metrics-token-for-the-cap-test';
+    const capped = await startService(
+      loadConfig({}, { DATABASE_URL: join(dir, 'capped.db'), HOST: '127.0.0.1', PORT: '0', MAX_CONNECTIONS_PER_ADDRESS: '1', METRICS_TOKEN: token }),
+      { logger: false },
+    );
+    const cappedPort = Number(new URL(capped.url).port);
+    const held = connect({ host: '127.0.0.1', port: cappedPort });
+    try {
+      await new Promise((resolve, reject) => held.once('connect', resolve).once('error', reject));
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = connect({ host: '127.0.0.1', port: cappedPort });
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.once('error', reject);
+        socket.once('close', () => resolve(text));
+      });
+      expect(reply).toMatch(/^HTTP\/1\.1 503 /);
+      expect(bodyOf(reply)).toEqual({ message: expect.any(String), code: 'unavailable', issues: [] });
+      held.destroy();
+      // The held connection's slot frees once the server sees it close.
+      await expect
+        .poll(async () => {
+          const res = await fetch(`${capped.url}/metrics`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } }).catch(() => undefined);
+          return res?.status === 200 ? await res.text() : '';
+        })
+        .toMatch(/^crs_connections_cut_total\{reason="per_address"\} [1-9]\d*$/m);
+    } finally {
+      held.destroy();
+      await capped.close();
+    }
+  });
+});

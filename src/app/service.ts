@@ -6,8 +6,9 @@ import { storeOptionsOf } from '../config/load-config.js';
 import type { Config } from '../config/settings.js';
 import { healthRoutes } from '../http/health.js';
 import { metricsRoute, startMetricsServer } from '../http/metrics-exposure.js';
-import { countIndexFailures, countRejections, createMetrics, hasPoolStats, listPageCacheObserver, requestMetrics, storeObserver, watchPool } from '../http/metrics.js';
+import { countCuts, countIndexFailures, countRejections, createMetrics, hasPoolStats, listPageCacheObserver, requestMetrics, storeObserver, watchPool } from '../http/metrics.js';
 import { openApiRoutes } from '../http/routes/openapi.js';
+import type { CutReason } from '../http/connection-guard.js';
 import type { ServerLimits } from '../http/server-limits.js';
 import { buildServer } from '../http/server.js';
 import { closeGracefully } from '../http/shutdown.js';
@@ -33,12 +34,16 @@ export interface Service {
 }
 
 /** The limits a configuration sets. */
-function serverLimitsOf(config: Config): ServerLimits {
+function serverLimitsOf(config: Config, onCut?: (reason: CutReason) => void): ServerLimits {
   return {
     requestTimeout: config.requestTimeout,
     headersTimeout: config.headersTimeout,
     keepAliveTimeout: config.keepAliveTimeout,
     maxHeaderBytes: config.maxHeaderBytes,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    writeStallTimeout: config.writeStallTimeout,
+    slowReaderBytes: config.slowReaderMb * 1024 * 1024,
+    onCut,
   };
 }
 
@@ -65,7 +70,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     logger,
     basePath: config.basePath,
     cacheControl: config.cacheControl,
-    limits: serverLimitsOf(config),
+    limits: serverLimitsOf(config, countCuts(metrics)),
     corsOrigins: config.corsOrigins,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
     plugins: [

@@ -133,6 +133,27 @@ export const SETTINGS = {
   headersTimeout: setting({ env: 'HEADERS_TIMEOUT_MS', flag: '--headers-timeout <ms>', description: 'longest a client may take to send its headers', default: 5_000, parse: int(1, 600_000) }),
   keepAliveTimeout: setting({ env: 'KEEP_ALIVE_TIMEOUT_MS', flag: '--keep-alive-timeout <ms>', description: 'idle keep-alive connection lifetime', default: 5_000, parse: int(1, 600_000) }),
   maxHeaderBytes: setting({ env: 'MAX_HEADER_BYTES', flag: '--max-header-bytes <n>', description: 'largest request line plus headers (431 past it)', default: 16_384, parse: int(1024, 1_048_576) }),
+  maxConnectionsPerAddress: setting({
+    env: 'MAX_CONNECTIONS_PER_ADDRESS',
+    flag: '--max-connections-per-address <n>',
+    description: 'open connections one client address may hold; one more is answered 503 and closed (0: no cap; behind a proxy every connection comes from the proxy)',
+    default: 64,
+    parse: int(0, 1_000_000),
+  }),
+  writeStallTimeout: setting({
+    env: 'WRITE_STALL_TIMEOUT_MS',
+    flag: '--write-stall-timeout <ms>',
+    description: 'longest a client may take to accept the next 16 KiB of an answer before its connection is closed',
+    default: 10_000,
+    parse: int(1, 600_000),
+  }),
+  slowReaderMb: setting({
+    env: 'SLOW_READER_MB',
+    flag: '--slow-reader-mb <n>',
+    description: 'memory all answers waiting on slow readers may hold together; past it the connections waiting longest are closed',
+    default: 64,
+    parse: int(1, 65_536),
+  }),
   shutdownGrace: setting({ env: 'SHUTDOWN_GRACE_MS', flag: '--shutdown-grace <ms>', description: 'on SIGTERM, how long requests in flight may take to finish', default: 10_000, parse: int(0, 600_000) }),
   accessLog: setting({
     env: 'ACCESS_LOG',

@@ -9,7 +9,7 @@ export const ERROR_CODES = {
   not_acceptable: { status: 406, when: 'the `Accept` header excludes application/json' },
   rate_limited: { status: 429, when: "the key's request budget is spent; `Retry-After` says when to come back" },
   internal: { status: 500, when: 'an unexpected fault; logged with the request id, never detailed to the client' },
-  unavailable: { status: 503, when: 'the store cannot be reached; retry later' },
+  unavailable: { status: 503, when: 'the store cannot be reached, or the client address holds `MAX_CONNECTIONS_PER_ADDRESS` connections already; retry later' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

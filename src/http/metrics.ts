@@ -8,6 +8,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ListPageCacheObserver } from '../store/list-page-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoreObserver } from '../store/timed-store.js';
+import type { CutReason } from './connection-guard.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
 
 /** The instruments of one service instance. */
@@ -20,6 +21,7 @@ export interface Metrics {
   rateLimiterFailOpen: Counter;
   accessLogIndexFailures: Counter<'scope'>;
   listPageCache: Counter<'list' | 'outcome'>;
+  connectionsCut: Counter<'reason'>;
 }
 
 /** A source of pool counts: PostgresStore has one, SQLite has no pool. */
@@ -79,7 +81,20 @@ export function createMetrics(): Metrics {
       labelNames: ['list', 'outcome'] as const,
       registers,
     }),
+    connectionsCut: new Counter({
+      name: 'crs_connections_cut_total',
+      help: 'connections refused or closed early, by reason: per_address (past MAX_CONNECTIONS_PER_ADDRESS), pipelined (too many requests queued), stalled (WRITE_STALL_TIMEOUT_MS), slow_reader_budget (SLOW_READER_MB)',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
   };
+}
+
+const CUT_LABELS: Record<CutReason, string> = { perAddress: 'per_address', pipelined: 'pipelined', stalled: 'stalled', slowReaderBudget: 'slow_reader_budget' };
+
+/** Counts the connections the connection guard refuses or closes. */
+export function countCuts(metrics: Metrics): (reason: CutReason) => void {
+  return (reason) => metrics.connectionsCut.inc({ reason: CUT_LABELS[reason] });
 }
 
 /** A plugin recording every answered request by its route pattern and status code. */

@@ -2,9 +2,10 @@
 import type { ServerOptions } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import { clientErrorHandler } from './client-errors.js';
+import { ConnectionGuard, guardedServer, type ConnectionLimits } from './connection-guard.js';
 
 /** The limits a server is built with, in milliseconds and bytes. */
-export interface ServerLimits {
+export interface ServerLimits extends ConnectionLimits {
   requestTimeout: number;
   headersTimeout: number;
   keepAliveTimeout: number;
@@ -14,6 +15,7 @@ export interface ServerLimits {
 /** Fastify options enforcing `limits`; parser rejections (431, 408, 400) answer with the spec's error body. */
 export function limitOptions(limits: ServerLimits | undefined): Partial<FastifyServerOptions> & { http?: ServerOptions } {
   if (limits === undefined) return { clientErrorHandler };
+  const guard = new ConnectionGuard(limits);
   return {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
@@ -29,5 +31,13 @@ export function limitOptions(limits: ServerLimits | undefined): Partial<FastifyS
       connectionsCheckingInterval: Math.min(1000, limits.headersTimeout),
     },
     clientErrorHandler,
+    // Fastify's own server, with the same time-outs set on it, built with the guard of connections.
+    serverFactory: (handler, options) => {
+      const server = guardedServer(options.http ?? {}, handler, guard);
+      server.keepAliveTimeout = limits.keepAliveTimeout;
+      server.requestTimeout = limits.requestTimeout;
+      server.setTimeout(limits.requestTimeout);
+      return server;
+    },
   };
 }
