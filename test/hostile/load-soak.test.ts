@@ -99,7 +99,8 @@ describe('under load', () => {
     const { hostname, port } = new URL(svc.url);
     const slow: Socket[] = [];
     for (let i = 0; i < 100; i++) {
-      const s = connect({ host: hostname, port: Number(port) });
+      // From another loopback address: the other clients' own, below, holds no more than they do.
+      const s = connect({ host: hostname, port: Number(port), localAddress: '127.0.0.2' });
       s.on('error', () => {});
       s.write(`GET ${paths[0]} HTTP/1.1\r\nHost: x\r\n`);
       slow.push(s);

@@ -9,6 +9,7 @@ import { alertSummaryOf } from '../../contract/alert-summary.js';
 import { exampleChanges, fullAlert, fullCompany, fullExecution } from '../../contract/examples.js';
 import { companySummaryOf } from '../../contract/company-summary.js';
 import type { CompanyDetails } from '../../contract/company.js';
+import { FIELD_CLASSES } from '../../contract/field-classes.js';
 import { OPERATIONS, WRITE_OPERATIONS, type Operation, type OperationName } from '../../contract/operations.js';
 import { SCOPES } from '../../store/api-keys.js';
 import { openApiInfo } from './openapi-info.js';
@@ -80,7 +81,8 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
           scheme: 'bearer',
           description: [
             "An API key, one per project: a key reads only its project's records.",
-            `Its scopes (${SCOPES.map((s) => `\`${s}\``).join(', ')}) say which operations it may call.`,
+            `Its scopes (${OPERATION_SCOPES.map((s) => `\`${s}\``).join(', ')}) say which operations it may call;`,
+            `${DATA_SCOPES.map((s) => `\`${s}\``).join(', ')} which fields it is shown: without one, that class's fields are masked (null, "[redacted]" or []) in every record it reads, and the ETag differs.`,
             'Created by an operator with `compliance-read keys create --project <id> [--scopes ...]`; shown once.',
           ].join(' '),
         },
@@ -94,9 +96,13 @@ function tagOf(scope: string): string {
   return scope.split(':')[0]!;
 }
 
+const DATA_SCOPES: readonly string[] = Object.values(FIELD_CLASSES).map((c) => c.scope);
+// The scopes that open operations (each a tag); the data scopes choose fields, not operations.
+const OPERATION_SCOPES = SCOPES.filter((s) => !DATA_SCOPES.includes(s));
+
 function tags(): { name: string; description: string }[] {
   return [
-    ...SCOPES.map((scope) => ({ name: tagOf(scope), description: `Operations that need the \`${scope}\` scope` })),
+    ...OPERATION_SCOPES.map((scope) => ({ name: tagOf(scope), description: `Operations that need the \`${scope}\` scope` })),
     { name: 'files', description: 'Document files behind signed URLs (no API key)' },
     { name: 'meta', description: 'This document' },
   ];
