@@ -169,6 +169,32 @@ export const SETTINGS = {
     default: 64,
     parse: int(0, 65_536),
   }),
+  maxImportBytes: setting({
+    env: 'MAX_IMPORT_BYTES',
+    flag: '--max-import-bytes <n>',
+    description: 'largest body POST /records takes, counted after gzip decoding (413 past it, nothing stored)',
+    default: 64 * 1024 * 1024,
+    parse: int(1024, 2 ** 40),
+  }),
+  natsUrl: setting({ env: 'NATS_URL', flag: '--nats-url <url>', description: 'NATS server the `consume` command reads from (JetStream)', default: 'nats://127.0.0.1:4222', parse: str, secret: true }),
+  natsStream: setting({ env: 'NATS_STREAM', flag: '--nats-stream <name>', description: 'JetStream stream carrying the envelopes, one per message', default: 'RECORDS', parse: str }),
+  natsSubject: setting({ env: 'NATS_SUBJECT', flag: '--nats-subject <subject>', description: 'subject (wildcards allowed) the consumer takes from the stream', default: 'records.>', parse: str }),
+  natsDurable: setting({ env: 'NATS_DURABLE', flag: '--nats-durable <name>', description: 'durable consumer name: where the stream is acknowledged up to, shared by every consuming process', default: 'compliance-read', parse: str }),
+  natsDeadLetterSubject: setting({
+    env: 'NATS_DEAD_LETTER_SUBJECT',
+    flag: '--nats-dead-letter-subject <subject>',
+    description: 'where a message that is no valid envelope is published, with the reject reason, before it is acknowledged',
+    default: 'records-dead-letter',
+    parse: str,
+  }),
+  natsBatch: setting({ env: 'NATS_BATCH', flag: '--nats-batch <n>', description: 'messages fetched, committed in one transaction and then acknowledged', default: 500, parse: int(1, 10_000) }),
+  consumeMetricsPort: setting<number | undefined>({
+    env: 'CONSUME_METRICS_PORT',
+    flag: '--consume-metrics-port <port>',
+    description: "serve the consumer's /metrics (lag, throughput) on this port on HOST (off when unset)",
+    default: undefined,
+    parse: (raw) => (raw === '' ? undefined : int(0, 65535)(raw)),
+  }),
   gzipLevel: setting({ env: 'GZIP_LEVEL', flag: '--gzip-level <n>', description: 'zlib level of the gzip bytes stored at import (0 stores none)', default: 6, parse: int(0, 9) }),
 };
 

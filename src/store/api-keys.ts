@@ -2,11 +2,11 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, Store } from './store.js';
 
-/** The scopes a key may carry: one per kind of record read, the change feed, and erasing a customer. */
-export const SCOPES = ['companies:read', 'executions:read', 'alerts:read', 'changes:read', 'records:erase'] as const;
+/** The scopes a key may carry: one per kind of record read, the change feed, erasing a customer, and pushing records. */
+export const SCOPES = ['companies:read', 'executions:read', 'alerts:read', 'changes:read', 'records:erase', 'records:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** The scopes of a key minted without a choice: every read, never erasure, which is given only by name. */
+/** The scopes of a key minted without a choice: every read, never erasure nor writing, which are given only by name. */
 export const DEFAULT_SCOPES: readonly Scope[] = ['companies:read', 'executions:read', 'alerts:read', 'changes:read'];
 
 /** The shape of every key minted: a prefix, the key's id, then its secret. */
