@@ -187,6 +187,13 @@ export const SETTINGS = {
     default: 'records-dead-letter',
     parse: str,
   }),
+  natsAckWait: setting({
+    env: 'NATS_ACK_WAIT_MS',
+    flag: '--nats-ack-wait <ms>',
+    description: 'how long a delivered message may stay unacknowledged before it is delivered again (a consumer killed mid-batch); longer than a batch takes to commit',
+    default: 30_000,
+    parse: int(1000, 3_600_000),
+  }),
   natsBatch: setting({ env: 'NATS_BATCH', flag: '--nats-batch <n>', description: 'messages fetched, committed in one transaction and then acknowledged', default: 500, parse: int(1, 10_000) }),
   consumeMetricsPort: setting<number | undefined>({
     env: 'CONSUME_METRICS_PORT',
