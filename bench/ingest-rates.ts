@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -60,8 +61,23 @@ async function freshStore(kind: string, name: string): Promise<string> {
   return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 
+const children: ChildProcess[] = [];
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 function child(args: string[], env: Record<string, string>): { proc: ChildProcess; output: () => string } {
   const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(proc);
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -84,10 +100,10 @@ async function stopChild(c: { proc: ChildProcess }): Promise<void> {
 }
 
 async function serve(db: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const c = child(['serve'], { DATABASE_URL: db, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', FILES_DIR: join(dir, 'files'), RATE_LIMIT_BURST: '1000000000', RATE_LIMIT_PER_SECOND: '1000000000' });
   const url = `http://127.0.0.1:${port}`;
-  await until('serve', () => fetch(`${url}/healthz`).then((r) => r.ok, () => false), 60_000, 100);
+  await until('serve', () => fetch(`${url}/healthz`).then((r) => r.ok, () => false), 120_000, 100);
   return { url, stop: () => stopChild(c) };
 }
 
@@ -195,6 +211,7 @@ try {
     }
   }
 } finally {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await nc.close();
   for (const s of schemas) await pgQuery(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
   rmSync(dir, { recursive: true, force: true });

@@ -72,6 +72,6 @@ export function consumeCommand(): Command {
         await store.close();
       }
       logger.info({ ...consumer.counts }, 'stopped');
-      if (!signalled) throw new Error('the connection to NATS ended');
+      if (!signalled) throw new Error('the stream consumer ended without a signal: the connection to NATS closed or the durable consumer was deleted');
     });
 }

@@ -78,6 +78,7 @@ export class StreamConsumer {
   private readonly queue: JsMsg[] = [];
   private readonly done: Promise<void>;
   private lastLag = 0;
+  private pumpEnded = false;
 
   private constructor(
     private readonly store: Store,
@@ -88,8 +89,14 @@ export class StreamConsumer {
     private readonly metrics: Instruments | undefined,
   ) {
     const pump = (async () => {
-      for await (const m of messages) {
-        this.queue.push(m);
+      try {
+        for await (const m of messages) {
+          this.queue.push(m);
+          this.wake?.();
+        }
+      } finally {
+        // The subscription ended (the connection closed, the consumer was deleted): what is queued is still committed.
+        this.pumpEnded = true;
         this.wake?.();
       }
     })();
@@ -148,7 +155,7 @@ export class StreamConsumer {
   }
 
   private async run(): Promise<void> {
-    while (!this.stopping && !this.nc.isClosed()) {
+    while (!this.stopping && !this.nc.isClosed() && !(this.pumpEnded && this.queue.length === 0)) {
       if (this.queue.length === 0) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 500);
@@ -186,7 +193,9 @@ export class StreamConsumer {
     for (const d of dead) this.nc.publish(this.options.deadLetterSubject, d.m.data, { headers: deadLetterHeaders(d.m, d.issues) });
     // The dead letters reach the server before their messages are acknowledged.
     if (dead.length > 0) await this.nc.flush();
-    await Promise.all(batch.map((m) => m.ackAck()));
+    // One round trip for the batch's acks rather than one each: a lost ack only means a harmless redelivery.
+    for (const m of batch) m.ack();
+    await this.nc.flush();
     for (const o of outcomes) {
       this.counts[o]++;
       this.metrics?.messages.inc({ outcome: o });
