@@ -90,6 +90,7 @@ describe('consume from JetStream', () => {
       for (const [i, p] of POISON.entries()) lines.splice(Math.floor((lines.length * (i + 1)) / (POISON.length + 1)), 0, p);
       const published = stream.publish(lines);
 
+      const leftUnacked: number[] = [];
       for (let kill = 0; kill < 3; kill++) {
         const c = startConsumer();
         await until('the consumer to start', () => c.output().includes('"consuming"') || c.child.exitCode !== null, 60_000);
@@ -98,7 +99,10 @@ describe('consume from JetStream', () => {
         await new Promise((r) => setTimeout(r, 200 + Math.floor(random() * 1500)));
         c.child.kill('SIGKILL');
         await c.exited;
+        leftUnacked.push((await stream.lag())?.ackPending ?? 0);
       }
+      // The kills cut work short: messages delivered to a killed consumer waited for redelivery.
+      expect(leftUnacked.some((n) => n > 0), `unacknowledged after each kill: ${leftUnacked.join(', ')}`).toBe(true);
       await published;
       // A SIGTERM in the middle of the backlog: the batch in hand is committed and acknowledged, then it exits 0.
       const stopped = startConsumer();
