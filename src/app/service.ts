@@ -73,6 +73,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     limits: serverLimitsOf(config, countCuts(metrics)),
     corsOrigins: config.corsOrigins,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
+    ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel },
     plugins: [
       requestMetrics(metrics),
       healthRoutes(store),

@@ -15,7 +15,7 @@ export function keysCommand(): Command {
       .description('create a key for one project; the key is printed once, as the last line')
       .requiredOption('--project <project>', 'the project (cmsProjectId) the key reads')
       .option('--name <name>', 'a label for people')
-      .option('--scopes <scopes...>', `scopes: ${SCOPES.join(', ')} (default ${DEFAULT_SCOPES.join(', ')}; records:erase only when named)`)
+      .option('--scopes <scopes...>', `scopes: ${SCOPES.join(', ')} (default ${DEFAULT_SCOPES.join(', ')}; records:erase and records:write only when named)`)
       .option('--expires <date>', 'expiry, an RFC 3339 date-time or a date (00:00 UTC)')
       .action(async (opts: { db?: string; project: string; name?: string; scopes?: string[]; expires?: string }) => {
         const problem = projectIdProblem(opts.project);

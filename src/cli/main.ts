@@ -2,6 +2,7 @@
 /** The `compliance-read` command line. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
+import { consumeCommand } from './consume-command.js';
 import { copyCommand } from './copy-command.js';
 import { accessLogCommand } from './access-log-command.js';
 import { demoCommand } from './demo-command.js';
@@ -22,6 +23,7 @@ const program = new Command('compliance-read')
 program.addCommand(startCommand());
 program.addCommand(demoCommand());
 program.addCommand(importCommand());
+program.addCommand(consumeCommand());
 program.addCommand(serveCommand());
 program.addCommand(keysCommand());
 program.addCommand(filesCommand());

@@ -8,8 +8,9 @@ import type { AlertCounts } from '../contract/alert-counts.js';
 import type { AlertSummary } from '../contract/alert-summary.js';
 import type { CompanySummary } from '../contract/company-summary.js';
 import type { Change } from '../contract/change.js';
-import { OPERATIONS, WRITE_OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
+import { NDJSON_MEDIA_TYPES, OPERATIONS, WRITE_OPERATIONS, type Operation, type QueryParameter } from '../contract/operations.js';
 import type { ErasureResult } from '../contract/erasure.js';
+import type { ImportResult } from '../contract/import-result.js';
 
 /** The query of an operation: each parameter optional, a repeatable one also as an array. */
 export type QueryOf<Q extends Record<string, QueryParameter>> = {
@@ -102,6 +103,11 @@ export interface ComplianceClient {
   followChanges(query?: ChangesQuery, options?: { signal?: AbortSignal }): AsyncGenerator<Change, void, undefined>;
   /** Erases a customer of the key's project (a key with the records:erase scope); `{ dryRun: 'true' }` only counts. */
   eraseCustomer(customerId: string, query?: EraseQuery): Promise<ErasureResult>;
+  /**
+   * Pushes NDJSON envelopes into the key's project (a key with the records:write scope); `gzip: true`
+   * says the body is already gzip encoded. Rejected lines come back in the result, not as an error.
+   */
+  pushRecords(ndjson: string | Uint8Array<ArrayBuffer>, options?: { gzip?: boolean }): Promise<ImportResult>;
 }
 
 /** Creates a client for the service at `baseUrl`, authenticating with `apiKey`. */
@@ -174,6 +180,21 @@ export function createClient(options: ClientOptions): ComplianceClient {
       });
       if (!response.ok) throw await clientError(response);
       return (await response.json()) as ErasureResult;
+    },
+    async pushRecords(ndjson, pushOptions = {}) {
+      const op = WRITE_OPERATIONS.pushRecords;
+      const response = await doFetch(base + pathOf(op, {}), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          accept: 'application/json',
+          'content-type': NDJSON_MEDIA_TYPES[0],
+          ...(pushOptions.gzip === true ? { 'content-encoding': 'gzip' } : {}),
+        },
+        body: ndjson,
+      });
+      if (!response.ok) throw await clientError(response);
+      return (await response.json()) as ImportResult;
     },
     async *iterateChanges(query = {}) {
       let page = await changes(query);

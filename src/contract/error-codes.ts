@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   not_found: { status: 404, when: "no such record in the key's project (a record of another project answers the same), or no such route or file" },
   method_not_allowed: { status: 405, when: 'a method other than GET or HEAD' },
   not_acceptable: { status: 406, when: 'the `Accept` header excludes application/json' },
+  payload_too_large: { status: 413, when: 'a pushed body is larger than `MAX_IMPORT_BYTES` (after gzip decoding): nothing of it is stored' },
+  unsupported_media_type: { status: 415, when: 'a pushed body is not `application/x-ndjson`, or its `Content-Encoding` is neither gzip nor identity' },
   rate_limited: { status: 429, when: "the key's request budget is spent; `Retry-After` says when to come back" },
   internal: { status: 500, when: 'an unexpected fault; logged with the request id, never detailed to the client' },
   unavailable: { status: 503, when: 'the store cannot be reached, or the client address holds `MAX_CONNECTIONS_PER_ADDRESS` connections already; retry later' },

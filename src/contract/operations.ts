@@ -12,6 +12,7 @@ import { CompanySummary } from './company-summary.js';
 import { AlertCategory, AlertSeverity, AlertStatus, AlertType, CountryAlpha3, CustomerStatus, ExecutionStatus, OnboardingLevel, RiskScore, RuleObjectType } from './enums.js';
 import { Execution } from './execution.js';
 import { ErasureResult } from './erasure.js';
+import { ImportResult } from './import-result.js';
 import { StringEnum } from './string-enum.js';
 
 /** A query parameter: its schema (on the string value, after parsing) and whether it may repeat. */
@@ -32,7 +33,9 @@ export interface Operation {
   summary: string;
   /** Path under the base path, OpenAPI style (`{id}`). */
   path: string;
-  scope: 'companies:read' | 'executions:read' | 'alerts:read' | 'changes:read' | 'records:erase';
+  scope: 'companies:read' | 'executions:read' | 'alerts:read' | 'changes:read' | 'records:erase' | 'records:write';
+  /** The request body a write operation reads (media types), absent when it reads none. */
+  requestBody?: { mediaTypes: readonly string[]; description: string };
   pathParameters: Record<string, { schema: TSchema; description: string }>;
   query: Record<string, QueryParameter>;
   response: TSchema;
@@ -209,7 +212,10 @@ export const OPERATIONS = {
 
 export type OperationName = keyof typeof OPERATIONS;
 
-/** The operations that change records (POST, no body, never cached): the HTTP layer and the OpenAPI document take them from here. */
+/** Media types of a pushed NDJSON body, the first the canonical one. */
+export const NDJSON_MEDIA_TYPES = ['application/x-ndjson', 'application/jsonl'] as const;
+
+/** The operations that change records (POST, never cached): the HTTP layer and the OpenAPI document take them from here. */
 export const WRITE_OPERATIONS = {
   eraseCustomer: {
     operationId: 'eraseCustomer',
@@ -221,6 +227,20 @@ export const WRITE_OPERATIONS = {
       dryRun: { schema: StringEnum(['true', 'false'] as const), description: 'true: only count what would be removed, change nothing (default false)' },
     },
     response: ErasureResult,
+  },
+  pushRecords: {
+    operationId: 'pushRecords',
+    summary: 'Push records (NDJSON envelopes)',
+    path: '/records',
+    scope: 'records:write',
+    pathParameters: {},
+    query: {},
+    requestBody: {
+      mediaTypes: NDJSON_MEDIA_TYPES,
+      description:
+        "NDJSON: one import envelope per line, as `compliance-read import` reads them (docs/ingest.md); `Content-Encoding: gzip` accepted. Every record must belong to the key's project. Larger than MAX_IMPORT_BYTES after decoding: 413 and nothing stored",
+    },
+    response: ImportResult,
   },
 } as const satisfies Record<string, Operation>;
 

@@ -30,6 +30,8 @@ import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.
 import { fieldsFor } from '../wire/render.js';
 import { viewOf, type RecordKind, type View } from '../wire/redaction.js';
 import { FIELD_CLASSES } from '../contract/field-classes.js';
+import { importStream, type ImportSummary } from '../ingest/importer.js';
+import type { LineIssue } from '../ingest/envelope.js';
 import type { Encoding } from './accept.js';
 import type { ApiKeyVerifier } from './api-keys.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -65,6 +67,11 @@ export interface ProjectReader {
   waitForChanges(after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Erases a customer of the project with its document files (the records:erase scope); a dry run only counts. */
   eraseCustomer(customerId: string, dryRun: boolean): Promise<ErasureReport>;
+  /**
+   * Imports NDJSON envelopes into the project (the records:write scope), each batch committed whole:
+   * a record of another project is a rejected line, like an invalid one, and never stored.
+   */
+  importRecords(lines: AsyncIterable<Buffer>, onReject: (lineNo: number, issues: readonly LineIssue[]) => void): Promise<ImportSummary>;
   /** Debits the key's rate budget for what an answer cost beyond the token taken at the door. */
   readonly charge: (tokens: number) => void;
 }
@@ -76,6 +83,8 @@ export interface AccessDeps {
   keys: ApiKeyVerifier;
   /** Where the project's document files are deleted when a customer is erased. */
   files: FileStore;
+  /** zlib level of the gzip bytes stored with pushed records; null stores none (default 6). */
+  gzipLevel?: number | null;
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -148,7 +157,7 @@ export function addressBudgetKey(ip: string): string {
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */
-function projectReader({ store, limiter, files }: AccessDeps, project: string, keyId: string, withheld: number): ProjectReader {
+function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project: string, keyId: string, withheld: number): ProjectReader {
   const fields = (kind: RecordKind, encoding: Encoding) => fieldsFor(wireEncodingOf(encoding), viewOf(kind, withheld) !== undefined);
   return {
     project,
@@ -165,6 +174,8 @@ function projectReader({ store, limiter, files }: AccessDeps, project: string, k
     listChanges: (after, limit) => store.listChanges(project, after, limit),
     waitForChanges: (after, ms, signal) => store.waitForChanges(project, after, ms, signal),
     eraseCustomer: (customerId, dryRun) => eraseCustomerFiles(store, files, project, recordKey(customerId), dryRun),
+    // Every rejected line is reported, however many: the body's size bounds them.
+    importRecords: (lines, onReject) => importStream(store, 'the request body', lines, { project, onReject, gzipLevel, maxRejects: Number.MAX_SAFE_INTEGER }),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -10,6 +10,8 @@ const BY_STATUS: Record<number, ErrorCode> = {
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
   429: 'rate_limited',
   503: 'unavailable',
 };

@@ -39,7 +39,7 @@ export interface MetricsServer {
 }
 
 /** Serves GET /metrics, and nothing else, on its own port. */
-export async function startMetricsServer(metrics: Metrics, host: string, port: number): Promise<MetricsServer> {
+export async function startMetricsServer(metrics: Pick<Metrics, 'registry'>, host: string, port: number): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {

@@ -26,6 +26,7 @@ import { fileDownloadRoute } from './routes/file-download.js';
 import { scenarioExecutionsRoute } from './routes/scenario-executions.js';
 import { changesRoute } from './routes/changes.js';
 import { eraseCustomerRoute } from './routes/erase-customer.js';
+import { pushRecordsRoute } from './routes/push-records.js';
 import { consoleRoutes } from './routes/console.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 
@@ -51,6 +52,8 @@ export interface ServerDeps {
   corsOrigins?: readonly string[];
   /** The built analyst console served at /console (default dist/console). */
   consoleDir?: string;
+  /** Pushed records (POST /records): the largest body after decoding, and the zlib level stored; the settings' defaults when absent. */
+  ingest?: { maxBytes: number; gzipLevel: number | null };
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -196,7 +199,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const secret = await deps.store.secret();
   const routeDeps = {
     app,
-    access: { store: deps.store, limiter: deps.limiter, keys: new ApiKeyVerifier(deps.store), files: deps.files },
+    access: { store: deps.store, limiter: deps.limiter, keys: new ApiKeyVerifier(deps.store), files: deps.files, gzipLevel: deps.ingest?.gzipLevel },
     basePath: deps.basePath,
     files: deps.files,
     cacheControl: deps.cacheControl,
@@ -209,6 +212,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   alertsListRoute(routeDeps);
   alertsCountsRoute(routeDeps);
   eraseCustomerRoute(routeDeps);
+  pushRecordsRoute(routeDeps, deps.ingest?.maxBytes ?? SETTINGS.maxImportBytes.default);
   // Long polls of the change feed end as the server starts closing, not at the end of the grace period.
   const closing = new AbortController();
   // Not a preClose hook: any such hook defers the listening socket's close by a turn, so a new

@@ -35,6 +35,10 @@ export interface ImportOptions {
   rejectsPath?: (input: string) => string;
   /** Rejected lines the whole import tolerates; one more stops it (default 10,000). */
   maxRejects?: number;
+  /** The only project whose records are stored: a record of another one is a rejected line. */
+  project?: string;
+  /** Takes each rejected line instead of a rejects file. */
+  onReject?: (lineNo: number, issues: readonly LineIssue[]) => void;
 }
 
 /**
@@ -76,11 +80,37 @@ export async function importFiles(store: Store, files: readonly string[], option
   const pool = workers > 0 ? new (await import('./import-pool.js')).ImportPool(workers) : undefined;
   const prepare: Prepare = pool ? (lines) => pool.prepare(lines, gzipLevel) : async (lines) => lines.map((l) => processLine(l, gzipLevel));
   try {
-    for (const file of files) await importOne(store, file, options, summary, prepare);
+    for (const file of files) await importOne(store, file, fileSource(file), options, summary, prepare);
   } finally {
     await pool?.close();
   }
   return summary;
+}
+
+/**
+ * Imports one plain NDJSON stream (no gzip sniffing: the caller decoded it) on this thread, through
+ * the same steps as a file; `name` labels it in the summary's errors. Rejects go to `options.onReject`.
+ */
+export async function importStream(store: Store, name: string, stream: AsyncIterable<Buffer>, options: ImportOptions): Promise<ImportSummary> {
+  const summary = emptySummary();
+  const gzipLevel = options.gzipLevel === undefined ? 6 : options.gzipLevel;
+  let read = 0;
+  const counted = async function* (): AsyncGenerator<Buffer> {
+    for await (const chunk of stream) {
+      read += chunk.length;
+      yield chunk;
+    }
+  };
+  const source: Source = async () => ({ input: { stream: counted(), rawBytesRead: () => read }, totalBytes: undefined });
+  await importOne(store, name, source, { ...options, workers: 0 }, summary, async (lines) => lines.map((l) => processLine(l, gzipLevel)));
+  return summary;
+}
+
+/** Opens an input: its decoded stream, and its size when known. */
+type Source = () => Promise<{ input: { stream: AsyncIterable<Buffer>; rawBytesRead(): number }; totalBytes: number | undefined }>;
+
+function fileSource(file: string): Source {
+  return async () => ({ input: await openInput(file), totalBytes: file === '-' ? undefined : (await stat(file)).size });
 }
 
 /** Prepares chunks of lines, inline or in worker threads. */
@@ -98,12 +128,13 @@ interface Chunk {
 const CHUNK_LINES = 256;
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
-async function importOne(store: Store, file: string, options: ImportOptions, summary: ImportSummary, prepare: Prepare): Promise<void> {
+async function importOne(store: Store, file: string, source: Source, options: ImportOptions, summary: ImportSummary, prepare: Prepare): Promise<void> {
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;
   const batchRecords = options.batchRecords ?? 1000;
   const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
   const inflightLimit = Math.max(2, 2 * (options.workers ?? 1));
-  const rejects = new RejectsWriter((options.rejectsPath ?? rejectsPathFor)(file));
+  const onReject = options.onReject;
+  const rejects = onReject !== undefined ? { write: onReject, close: async () => {} } : new RejectsWriter((options.rejectsPath ?? rejectsPathFor)(file));
   let batch: Upsert[] = [];
   let bytes = 0;
   let lastProgress = Date.now();
@@ -146,6 +177,11 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
         await reject(chunk.lineNos[i]!, result.issues, result.line ?? chunk.texts[i]);
         continue;
       }
+      if (options.project !== undefined && result.upsert.project !== options.project) {
+        const path = result.upsert.kind === 'execution' ? '/cmsProjectId' : '/record/cmsProjectId';
+        await reject(chunk.lineNos[i]!, [{ path, message: `must be ${options.project}, the project this import writes to` }], chunk.texts[i]);
+        continue;
+      }
       summary.warnings += result.warnings;
       batch.push(result.upsert);
       bytes += result.upsert.body.length + (result.upsert.deflated?.length ?? 0);
@@ -179,8 +215,7 @@ async function importOne(store: Store, file: string, options: ImportOptions, sum
     if (open.lineNos.length >= CHUNK_LINES || open.size >= CHUNK_BYTES) await seal();
   };
   try {
-    const input = await openInput(file);
-    const totalBytes = file === '-' ? undefined : (await stat(file)).size;
+    const { input, totalBytes } = await source();
     position = () => ({ file, bytesRead: input.rawBytesRead(), totalBytes });
     let lastLine = 0;
     let damage: InputError | undefined;

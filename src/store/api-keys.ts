@@ -4,7 +4,8 @@ import type { ApiKeyRecord, Store } from './store.js';
 
 /**
  * The scopes a key may carry: one per kind of record read, the change feed, erasing a customer,
- * and one per class of field a read shows (src/contract/field-classes.ts: without it, the class's values are masked).
+ * pushing records, and one per class of field a read shows (src/contract/field-classes.ts:
+ * without it, the class's values are masked).
  */
 export const SCOPES = [
   'companies:read',
@@ -12,13 +13,14 @@ export const SCOPES = [
   'alerts:read',
   'changes:read',
   'records:erase',
+  'records:write',
   'pii:read',
   'documents:read',
   'screening:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** The scopes of a key minted without a choice: every read with every field, never erasure, which is given only by name. */
+/** The scopes of a key minted without a choice: every read with every field, never erasure nor writing, which are given only by name. */
 export const DEFAULT_SCOPES: readonly Scope[] = ['companies:read', 'executions:read', 'alerts:read', 'changes:read', 'pii:read', 'documents:read', 'screening:read'];
 
 /** The shape of every key minted: a prefix, the key's id, then its secret. */

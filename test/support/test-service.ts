@@ -55,6 +55,8 @@ export async function startTestService(
     consoleDir?: string;
     /** Where the server logs (default: nowhere). */
     logger?: Logger;
+    /** Limits of pushed records (POST /records); the settings' defaults when absent. */
+    ingest?: { maxBytes: number; gzipLevel: number | null };
   } = {},
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
@@ -81,6 +83,7 @@ export async function startTestService(
     corsOrigins: opts.corsOrigins,
     accessLog: opts.accessLog,
     consoleDir: opts.consoleDir,
+    ingest: opts.ingest,
   });
   const url = await app.listen({ port, host: '127.0.0.1' });
   return {

@@ -57,6 +57,18 @@ describe('openApiDocument', () => {
     for (const read of ops) expect(read.scope).not.toBe('records:erase');
   });
 
+  it('has the push as a POST needing records:write, taking an NDJSON body, answering ImportResult, with 413 and 415', () => {
+    const post = doc.paths[WRITE_OPERATIONS.pushRecords.path]?.post as Json;
+    expect(post.operationId).toBe('pushRecords');
+    expect(post.security).toEqual([{ bearerAuth: ['records:write'] }]);
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/x-ndjson', 'application/jsonl']);
+    expect(post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ImportResult' });
+    expect(post.responses['413']).toEqual({ $ref: '#/components/responses/Error413' });
+    expect(post.responses['415']).toBeDefined();
+    expect(doc.paths[WRITE_OPERATIONS.eraseCustomer.path].post.requestBody).toBeUndefined();
+    expect(doc.paths[WRITE_OPERATIONS.eraseCustomer.path].post.responses['413']).toBeUndefined();
+  });
+
   it('has every operation of OPERATIONS at its path with its id, summary and parameters', () => {
     for (const op of ops) {
       const get = doc.paths[op.path]?.get as Json;

@@ -17,6 +17,7 @@ import {
   errorResponses,
   headerComponents,
   notModifiedHeaders,
+  BODY_ERROR_STATUSES,
   READ_ERROR_STATUSES,
   responseComponents,
   successHeaders,
@@ -73,7 +74,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
     components: {
       // Sorted so the reference page lists them alphabetically; `use` above has met every part by now.
       schemas: Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => a.localeCompare(b))),
-      responses: responseComponents(READ_ERROR_STATUSES),
+      responses: responseComponents([...READ_ERROR_STATUSES, ...BODY_ERROR_STATUSES]),
       headers: headerComponents(),
       securitySchemes: {
         [SECURITY_SCHEME]: {
@@ -137,20 +138,24 @@ function readOperation(op: Operation, components: SchemaComponents, example: unk
 
 /** One operation that changes records: POST without a body, its scope, 200 and every error response. */
 function writeOperation(op: Operation, components: SchemaComponents): Record<string, unknown> {
+  const body = op.requestBody;
   return {
     operationId: op.operationId,
     summary: op.summary,
-    description: `Needs an API key with the \`${op.scope}\` scope, which a key has only when it was created naming it. No request body; the answer is never cached.`,
+    description: `Needs an API key with the \`${op.scope}\` scope, which a key has only when it was created naming it. ${body === undefined ? 'No request body; the' : 'The'} answer is never cached.`,
     tags: [tagOf(op.scope)],
     security: [{ [SECURITY_SCHEME]: [op.scope] }],
     parameters: parameters(op, components),
+    ...(body === undefined
+      ? {}
+      : { requestBody: { required: true, description: body.description, content: Object.fromEntries(body.mediaTypes.map((t) => [t, { schema: { type: 'string' } }])) } }),
     responses: {
       '200': {
         description: responseDescription(op.response as JsonSchema),
         headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content: { 'application/json': { schema: components.use(op.response) } },
       },
-      ...errorResponses(READ_ERROR_STATUSES),
+      ...errorResponses(body === undefined ? READ_ERROR_STATUSES : [...READ_ERROR_STATUSES, ...BODY_ERROR_STATUSES].sort((a, b) => a - b)),
     },
   };
 }

@@ -9,6 +9,9 @@ type Json = Record<string, unknown>;
 /** The statuses every read operation documents as explicit error responses. */
 export const READ_ERROR_STATUSES = [400, 401, 403, 404, 406, 429, 500, 503] as const;
 
+/** The statuses an operation that reads a request body documents beyond those (body too large, wrong media type). */
+export const BODY_ERROR_STATUSES = [413, 415] as const;
+
 const ERROR_BODY_REF = { $ref: '#/components/schemas/ErrorBody' };
 const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 
