@@ -112,6 +112,8 @@ describe('consume from JetStream', () => {
       expect(await stopped.exited, stopped.output()).toBe(0);
       expect(stopped.output()).toContain('"stopped"');
       const last = startConsumer();
+      // Started before it is stopped: the backlog may already be consumed, and a signal before its handler is installed kills it.
+      await until('the consumer to start', () => last.output().includes('"consuming"') || last.child.exitCode !== null, 60_000);
       await until(
         'the stream to be consumed',
         async () => {
