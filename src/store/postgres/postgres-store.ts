@@ -84,6 +84,15 @@ export interface PostgresStoreOptions {
 /** A stamp the primary gave in the replica's stead starts with this: it is never current again (see changeStamp). */
 const PRIMARY_STAMP = 'primary ';
 
+/**
+ * Most statements each batcher (record reads, change stamps) has out at once: half the pool, so
+ * the two together leave connections for pages and writes, and lookups that arrive meanwhile
+ * gather into the next statement instead of queueing for a connection one turn at a time.
+ */
+function inFlightBound(pool: pg.Pool): number {
+  return Math.max(1, Math.floor(pool.options.max / 2));
+}
+
 /** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
 const WRITE_LOCK_CLASS = 0x43435257;
 
@@ -145,20 +154,7 @@ export class PostgresStore implements Store {
    * replica was down may meet a page read on the replica once it is back, so it is marked and
    * never counts as current.
    */
-  private readonly stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
-    const asked = [...new Set(sinces.map((s) => (s.startsWith(PRIMARY_STAMP) ? '' : s)))];
-    const { value: r, fromPrimary } = await this.readSide.run(statement.operation, (pool) =>
-      pool.query<ChangeStamp & { k: string }>({ name: statement.name, text: statement.text, values: [project, asked] }),
-    );
-    const rows = new Map(r.rows.map((row) => [row.k, row]));
-    return new Map(
-      sinces.map((since) => {
-        const marked = since.startsWith(PRIMARY_STAMP);
-        const row = rows.get(marked ? '' : since)!;
-        return [since, { stamp: fromPrimary ? PRIMARY_STAMP + row.stamp : row.stamp, changed: marked || row.changed }];
-      }),
-    );
-  });
+  private readonly stamps: ReadBatcher<ChangeStamp>;
   private readonly changes: ChangeListener;
   private readonly changeWaiters: ChangeWaiters;
   /** Reads by id, pages, counts, search and the feed: the replica when there is one. */
@@ -169,6 +165,20 @@ export class PostgresStore implements Store {
     readPool?: pg.Pool,
   ) {
     this.readSide = new ReadSide(pool, readPool);
+    this.stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
+      const asked = [...new Set(sinces.map((s) => (s.startsWith(PRIMARY_STAMP) ? '' : s)))];
+      const { value: r, fromPrimary } = await this.readSide.run(statement.operation, (p) =>
+        p.query<ChangeStamp & { k: string }>({ name: statement.name, text: statement.text, values: [project, asked] }),
+      );
+      const rows = new Map(r.rows.map((row) => [row.k, row]));
+      return new Map(
+        sinces.map((since) => {
+          const marked = since.startsWith(PRIMARY_STAMP);
+          const row = rows.get(marked ? '' : since)!;
+          return [since, { stamp: fromPrimary ? PRIMARY_STAMP + row.stamp : row.stamp, changed: marked || row.changed }];
+        }),
+      );
+    }, inFlightBound(readPool ?? pool));
     // Notifications come from the primary; the xmin that says an entry is servable from where the feed is read.
     this.changes = new ChangeListener(pool.options, async () => {
       const r = await this.readSide.value('waitForChanges', (p) =>
@@ -184,7 +194,7 @@ export class PostgresStore implements Store {
       );
       // The key column only routes rows to their readers.
       return new Map(r.rows.map((row) => [row.k, recordOf(row)]));
-    });
+    }, inFlightBound(readPool ?? pool));
   }
 
   async getCompany(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
