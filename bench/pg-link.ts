@@ -60,11 +60,12 @@ export async function openPgLink(oneWayDelayUs: number, pgPort: number, cacheDir
   try {
     run('ip', ['netns', 'add', ns]);
     inNs('ip', 'link', 'set', 'lo', 'up');
-    for (const [host, inside, hostAddr, nsAddr] of [
-      [dbHost, dbNs, net(1), net(2)],
-      [httpHost, httpNs, net(5), net(6)],
+    // The HTTP link gets veth's largest MTU (loopback's is 65536), so the local and the far service differ only in their database link (MTU 1500, as a LAN's).
+    for (const [host, inside, hostAddr, nsAddr, mtu] of [
+      [dbHost, dbNs, net(1), net(2), '1500'],
+      [httpHost, httpNs, net(5), net(6), '65535'],
     ] as const) {
-      run('ip', ['link', 'add', host, 'type', 'veth', 'peer', 'name', inside]);
+      run('ip', ['link', 'add', host, 'mtu', mtu, 'type', 'veth', 'peer', 'name', inside, 'mtu', mtu]);
       run('ip', ['link', 'set', inside, 'netns', ns]);
       run('ip', ['addr', 'add', `${hostAddr}/30`, 'dev', host]);
       run('ip', ['link', 'set', host, 'up']);
