@@ -38,7 +38,7 @@ const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128
 
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
                       [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
-                      [--access-log-ab] [--page-cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args '...']`;
+                      [--access-log-ab] [--page-cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
