@@ -7,6 +7,8 @@ const STORE_SUITES = ['test/http/*.test.ts', 'test/hostile/*.test.ts', 'test/ing
 const ONCE = ['test/http/{redis-rate-limiter,shutdown}.test.ts', 'test/ingest/{import-resume,prepare-worker,alert-listing-prepare}.test.ts'];
 /** Long soaks run apart, by `npm run test:soak` (vitest.soak.config.ts). */
 export const SOAKS = ['**/*.soak.test.ts'];
+/** Suites that need a streaming replica run apart, by `npm run test:read-replica` (vitest.read-replica.config.ts). */
+export const REPLICA_SUITES = ['**/*.replica.test.ts'];
 
 export default defineConfig(async () => {
   const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const };
@@ -17,7 +19,7 @@ export default defineConfig(async () => {
       ...common,
       name: store,
       include: store === STORES[0] ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : STORE_SUITES,
-      exclude: [...configDefaults.exclude, ...SOAKS, ...(store === STORES[0] ? [] : ONCE)],
+      exclude: [...configDefaults.exclude, ...SOAKS, ...REPLICA_SUITES, ...(store === STORES[0] ? [] : ONCE)],
       env: { TEST_STORE: store, TEST_STORES: stores.join(',') },
     },
   }));

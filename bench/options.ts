@@ -25,6 +25,10 @@ export interface BenchOptions {
   pageCacheAb: boolean;
   /** Threads of the load generator (wrk). */
   wrkThreads: number;
+  /** Also serve PostgreSQL from a network namespace whose link to the database has this round trip (ms); 0: off. */
+  pgLinkMs: number;
+  /** Extra arguments of every PostgreSQL service (e.g. `--pg-pool-size 20`), split on spaces. */
+  pgServeArgs: string[];
 }
 
 // Small is 144 runs (16 scenarios × 3 reps × 3 targets) and must stay a few minutes in CI, so it
@@ -34,7 +38,7 @@ const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128
 
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
                       [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
-                      [--access-log-ab] [--page-cache-ab] [--wrk-threads N]`;
+                      [--access-log-ab] [--page-cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -70,6 +74,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'access-log-ab': { type: 'boolean', default: false },
       'page-cache-ab': { type: 'boolean', default: false },
       'wrk-threads': { type: 'string', default: '1' },
+      'pg-link': { type: 'string' },
+      'pg-serve-args': { type: 'string', default: '' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -98,5 +104,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     accessLogAb: values['access-log-ab'],
     pageCacheAb: values['page-cache-ab'],
     wrkThreads: Math.round(positive('wrk-threads', values['wrk-threads'])),
+    pgLinkMs: values['pg-link'] === undefined ? 0 : positive('pg-link', values['pg-link']),
+    pgServeArgs: values['pg-serve-args'].split(' ').filter((a) => a !== ''),
   };
 }

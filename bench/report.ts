@@ -56,6 +56,34 @@ export const NO_ACCESS_LOG = '-nolog';
 /** Name suffix of a store served with the list page cache off (npm run bench -- --page-cache-ab). */
 export const NO_PAGE_CACHE = '-nocache';
 
+/** Name suffix of PostgreSQL served from a network namespace across a delayed link (npm run bench -- --pg-link MS). */
+export const PG_LINK = '-link';
+
+/** Scenarios the link target applies to: reads by id and execution pages. */
+const LINK_TARGETED = /^(company(-gzip)?|alert-(small|median|1mb)(-gzip)?|executions-(first|deep))$/;
+
+/**
+ * LINK lines: each scenario's req/s across the link over the same store's local req/s, and the
+ * p99s; by-id and execution scenarios at the reference count target ≥ 0.8 and p99 ≤ local + 3 ms.
+ */
+export function formatLinkLines(rows: Row[], linkMs: number, rttMs: number | undefined): string {
+  const out = [`LINK round trip ${linkMs} ms asked (bench/delay-forwarder.c), a SELECT 1 across it ${rttMs?.toFixed(2) ?? '?'} ms slower than on loopback (medians)`];
+  for (const r of rows.filter((x) => x.store.endsWith(PG_LINK))) {
+    const local = rows.find((x) => x.store === r.store.slice(0, -PG_LINK.length) && x.scenario === r.scenario && x.connections === r.connections);
+    if (local === undefined) continue;
+    const share = r.rps / local.rps;
+    const paired = r.repsRps.map((rps, i) => rps / local.repsRps[i]!).sort((a, b) => a - b);
+    const targeted = r.connections === REFERENCE_CONNECTIONS && LINK_TARGETED.test(r.scenario);
+    const pass = share >= 0.8 && r.p99 <= local.p99 + 3;
+    const verdict = targeted ? `target ≥ 0.80 and p99 ≤ local + 3 ms ${r.invalid || local.invalid ? 'INVALID' : pass ? 'PASS' : 'FAIL'}` : 'no target';
+    out.push(
+      `LINK ${r.scenario} c${r.connections} ${share.toFixed(2)}  (req/s ${Math.round(r.rps)} across vs ${Math.round(local.rps)} local, per repetition ${paired.map((x) => x.toFixed(2)).join('/')}; ` +
+        `p99 ${r.p99.toFixed(2)} vs ${local.p99.toFixed(2)} ms; ${verdict})`,
+    );
+  }
+  return out.join('\n');
+}
+
 /** RATIO lines at the reference connection count, ACCESS_LOG lines, then IMPORT and STARTUP lines. */
 export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): string {
   const out: string[] = [];

@@ -27,7 +27,8 @@ import { SCENARIOS, companyPath, feedPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
-import { NO_ACCESS_LOG, NO_PAGE_CACHE, calibrationVerdicts, formatCalibration, formatLines, formatTable, type StoreFacts } from './report.js';
+import { measureLinkRtt, openPgLink, type PgLink } from './pg-link.js';
+import { NO_ACCESS_LOG, NO_PAGE_CACHE, PG_LINK, calibrationVerdicts, formatCalibration, formatLines, formatLinkLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
 
 const CEILING = 'ceiling';
@@ -60,6 +61,7 @@ const stores: BenchStore[] = [];
 const services: RunningService[] = [];
 const stoppers: (() => Promise<void>)[] = [];
 const profileDir = (store: string): string => join(runDir, 'profiles', store);
+let linkRtt: number | undefined;
 try {
   const sides: StoreSide[] = [];
   const imports = new Map<string, ImportResult>();
@@ -86,7 +88,8 @@ try {
     const redactedKeys = await createKeys(build, store, m.projects, ['companies:read', 'executions:read', 'alerts:read', 'changes:read']);
     const probe = m.samples.company[0]!;
     const nodeArgs = opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir(kind)] : [];
-    const service = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, nodeArgs);
+    const serveArgs = kind === 'postgres' ? opts.pgServeArgs : [];
+    const service = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, nodeArgs, serveArgs);
     services.push(service);
     stoppers.unshift(async () => {
       const t = performance.now();
@@ -116,6 +119,19 @@ try {
       stoppers.unshift(() => twin.stop());
       sides.push({ ...side, name: `${kind}${NO_ACCESS_LOG}`, base: twin.base, etags: new Map(), etagMinute: -1 });
       cpuPids.set(`${kind}${NO_ACCESS_LOG}`, pidsOf(kind, twin.pid));
+    }
+    if (opts.pgLinkMs > 0 && kind === 'postgres') {
+      // The same store served from a network namespace whose link to PostgreSQL has the round trip asked for.
+      const link: PgLink = await openPgLink(Math.round((opts.pgLinkMs * 1000) / 2), Number(new URL(store.url).port || 5432), cacheDir, log);
+      stoppers.push(() => link.close());
+      linkRtt = await measureLinkRtt(store.url, link.databaseUrl(store.url), link.prefix);
+      log(`${kind}${PG_LINK}: a SELECT 1 across the link takes ${linkRtt.toFixed(2)} ms more than on loopback (median of 200 each)`);
+      const place = { prefix: link.prefix, host: link.serviceHost, dbUrl: link.databaseUrl(store.url) };
+      const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, opts.cpuProf ? ['--cpu-prof', '--cpu-prof-dir', profileDir(`${kind}${PG_LINK}`)] : [], serveArgs, place);
+      stoppers.unshift(() => twin.stop());
+      log(`${kind}${PG_LINK}: service in the namespace answered ${twin.startupMs.toFixed(0)} ms after spawn`);
+      sides.push({ ...side, name: `${kind}${PG_LINK}`, base: twin.base, etags: new Map(), etagMinute: -1 });
+      cpuPids.set(`${kind}${PG_LINK}`, pidsOf(kind, twin.pid));
     }
     if (opts.pageCacheAb) {
       // The same store with every list page read from the store: what a page costs when it is not in memory.
@@ -166,11 +182,13 @@ try {
   const facts: StoreFacts[] = opts.stores.map((kind, i) => ({ store: kind, recordsPerSecond: imports.get(kind)!.recordsPerSecond, peakRssMb: imports.get(kind)!.peakRssMb, startupMs: services[i]!.startupMs, feed: catchUps.get(kind) }));
   const verdicts = calibrationVerdicts(calibration, rows);
   process.stdout.write(`\n${formatTable(rows)}\n\n${formatCalibration(verdicts)}\n${formatLines(rows, facts, opts.scale)}\n`);
+  if (opts.pgLinkMs > 0) process.stdout.write(`${formatLinkLines(rows, opts.pgLinkMs, linkRtt)}\n`);
 
   const resultsDir = join(root, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
   const base = join(resultsDir, `${stamp}-${opts.scale}`);
-  const profiles = opts.cpuProf ? profileSummaries(opts.stores.map((kind) => ({ store: kind, dir: profileDir(kind) }))) : undefined;
+  const profiled = opts.pgLinkMs > 0 && opts.stores.includes('postgres') ? [...opts.stores, `postgres${PG_LINK}`] : opts.stores;
+  const profiles = opts.cpuProf ? profileSummaries(profiled.map((kind) => ({ store: kind, dir: profileDir(kind) }))) : undefined;
   if (profiles !== undefined) process.stdout.write(`\n${profiles.text}`);
   const { samples: _samples, ...manifestSummary } = m;
   writeFileSync(

@@ -56,14 +56,19 @@ export async function startService(
   probe: { path: string; key: string },
   extraNodeArgs: string[] = [],
   extraServeArgs: string[] = [],
+  /** Where the service runs: a command prefix (`ip netns exec NS`) and the address it listens on there. */
+  place: { prefix: string[]; host: string; dbUrl: string } | undefined = undefined,
 ): Promise<RunningService> {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  const host = place?.host ?? '127.0.0.1';
+  const base = `http://${host}:${port}`;
   // The per-key token bucket would otherwise answer 429 within a second of load.
   // A short shutdown grace: the load has stopped by the time the bench stops the service.
-  const args = ['serve', '--db', store.url, '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000', '--shutdown-grace', '1000', '--max-connections-per-address', '1024', ...extraServeArgs];
+  const args = ['serve', '--db', place?.dbUrl ?? store.url, '--port', String(port), '--host', host, '--log-level', 'warn', '--rate-limit-burst', '1000000000', '--rate-limit-per-second', '1000000000', '--shutdown-grace', '1000', '--max-connections-per-address', '1024', ...extraServeArgs];
   const started = performance.now();
-  const child = spawn(process.execPath, [...extraNodeArgs, ...build.nodeArgs, ...args], { cwd: store.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
+  const command = [...(place?.prefix ?? []), process.execPath, ...extraNodeArgs, ...build.nodeArgs, ...args];
+  // `ip netns exec` execs its command: the child's pid is the service's.
+  const child = spawn(command[0]!, command.slice(1), { cwd: store.cwd, stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
   try {

@@ -51,7 +51,8 @@ function serverLimitsOf(config: Config, onCut?: (reason: CutReason) => void): Se
 export async function startService(config: Config, options: { logger?: Logger | false } = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config);
   const metrics = createMetrics();
-  const opened = await openStore(config.databaseUrl, { ...storeOptionsOf(config), readThread: true });
+  // Only the serving store reads from a replica: the CLI's commands read what they just wrote.
+  const opened = await openStore(config.databaseUrl, { ...storeOptionsOf(config), readThread: true, readUrl: config.databaseReadUrl });
   if (hasPoolStats(opened)) watchPool(metrics, opened);
   countIndexFailures(opened, metrics);
   const observer = logger === false ? storeObserver(metrics) : new StoreOutageLog(logger).observing(storeObserver(metrics));

@@ -40,7 +40,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
   for (const [name, s] of Object.entries(SETTINGS) as [SettingName, (typeof SETTINGS)[SettingName]][]) {
     const value = config[name];
     if (!s.secret || value === undefined) out[s.env] = value;
-    else out[s.env] = name === 'databaseUrl' || name === 'redisUrl' ? maskSecret(String(value)) : '***';
+    else out[s.env] = name === 'databaseUrl' || name === 'databaseReadUrl' || name === 'redisUrl' ? maskSecret(String(value)) : '***';
   }
   return out;
 }

@@ -67,6 +67,16 @@ describe('configuration', () => {
     expect(maskSecret('postgres://db/prod?PassWord=x&pwd=y&application_name=app')).toBe('postgres://db/prod?PassWord=***&pwd=***&application_name=app');
   });
 
+  it('takes a read replica only as a postgres:// URL, and masks its password when printed', () => {
+    const c = loadConfig({}, { DATABASE_URL: 'postgres://app@db:5432/prod', DATABASE_READ_URL: 'postgres://app:hunter2@replica:5432/prod' });
+    expect(c.databaseReadUrl).toBe('postgres://app:hunter2@replica:5432/prod');
+    const printed = JSON.stringify(describeConfig(c));
+    expect(printed).not.toContain('hunter2');
+    expect(printed).toContain('postgres://app:***@replica:5432/prod');
+    expect(loadConfig({}, {}).databaseReadUrl).toBeUndefined();
+    expect(() => loadConfig({}, { DATABASE_READ_URL: 'replica.db' })).toThrow(/DATABASE_READ_URL="\*\*\*" must be a postgres:\/\/ URL/);
+  });
+
   it('reads --max-rejects as a bounded whole number', () => {
     expect(loadConfig({}, {}).maxRejects).toBe(10_000);
     expect(loadConfig({ maxRejects: '0' }, {}).maxRejects).toBe(0);

@@ -74,6 +74,18 @@ export const SETTINGS = {
     parse: str,
     secret: true,
   }),
+  databaseReadUrl: setting<string | undefined>({
+    env: 'DATABASE_READ_URL',
+    flag: '--db-read <url>',
+    description: 'postgres:// URL of a streaming replica of DATABASE_URL for the reads of `serve`/`start` (records, pages, counts, search, the change feed); writes, keys and the access log stay on DATABASE_URL, and reads go there too while the replica is down',
+    default: undefined,
+    parse: (raw) => {
+      if (raw === '') return undefined;
+      if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be a postgres:// URL');
+      return raw;
+    },
+    secret: true,
+  }),
   host: setting({ env: 'HOST', flag: '--host <host>', description: 'address to listen on', default: '127.0.0.1', parse: str }),
   port: setting({ env: 'PORT', flag: '--port <port>', description: 'HTTP port', default: 8080, parse: int(0, 65535) }),
   basePath: setting({ env: 'BASE_PATH', flag: '--base-path <path>', description: 'path prefix of the API', default: '/v1', parse: basePath }),

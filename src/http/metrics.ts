@@ -24,9 +24,14 @@ export interface Metrics {
   connectionsCut: Counter<'reason'>;
 }
 
+/** Connections of a pool: open, idle, callers waiting for one. */
+type PoolCounts = { total: number; idle: number; waiting: number };
+
 /** A source of pool counts: PostgresStore has one, SQLite has no pool. */
 export interface PoolStatsSource {
-  poolStats(): { total: number; idle: number; waiting: number };
+  poolStats(): PoolCounts;
+  /** The read replica's pool, when reads go to one. */
+  replicaPoolStats?(): PoolCounts | undefined;
 }
 
 /** Routes without a pattern (no route matched) share one label value, so raw URLs never become labels. */
@@ -157,4 +162,12 @@ export function watchPool(metrics: Metrics, source: PoolStatsSource): void {
   gauge('crs_pg_pool_connections', 'PostgreSQL connections open in the pool', (s) => s.total);
   gauge('crs_pg_pool_idle_connections', 'PostgreSQL connections open and idle in the pool', (s) => s.idle);
   gauge('crs_pg_pool_waiting_requests', 'store calls waiting for a free PostgreSQL connection', (s) => s.waiting);
+  if (source.replicaPoolStats?.() === undefined) return;
+  const replica = (): PoolCounts => source.replicaPoolStats?.() ?? { total: 0, idle: 0, waiting: 0 };
+  const replicaGauge = (name: string, help: string, pick: (s: PoolCounts) => number): void => {
+    new Gauge({ name, help, registers: [metrics.registry], collect() { this.set(pick(replica())); } });
+  };
+  replicaGauge('crs_pg_replica_pool_connections', 'connections open in the read replica pool (DATABASE_READ_URL)', (s) => s.total);
+  replicaGauge('crs_pg_replica_pool_idle_connections', 'connections open and idle in the read replica pool', (s) => s.idle);
+  replicaGauge('crs_pg_replica_pool_waiting_requests', 'reads waiting for a free read replica connection', (s) => s.waiting);
 }

@@ -6,6 +6,8 @@ import { openSqliteStore } from './sqlite/sqlite-store.js';
 export interface OpenStoreOptions {
   poolSize?: number;
   statementTimeoutMs?: number;
+  /** PostgreSQL: a streaming replica that serves reads (src/store/postgres/read-side.ts). */
+  readUrl?: string;
   /** Opened to write in bulk (import, copy) rather than to serve reads. */
   bulkWrites?: boolean;
   /** SQLite: record reads on a thread of their own, for a store that serves requests. */
@@ -23,6 +25,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     const { openPostgresStore } = await import('./postgres/postgres-store.js');
     return openPostgresStore(url, options);
   }
+  if (options.readUrl !== undefined) throw new Error('DATABASE_READ_URL needs a postgres:// DATABASE_URL: a SQLite file has no replica');
   return openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites, readThread: options.readThread });
 }
 

@@ -97,4 +97,28 @@ describe('ReadBatcher', () => {
     ]);
     expect(runs).toEqual([['1', 'bad', '2'], ['1'], ['bad'], ['2']]);
   });
+
+  it('gathers lookups while its statements in flight are at their bound, and sends them as one when one answers', async () => {
+    const runs: string[][] = [];
+    let release: () => void = () => undefined;
+    const batcher = new ReadBatcher(async (_statement: BatchedStatement, project: string, keys: string[]) => {
+      runs.push(keys);
+      if (runs.length === 1) await new Promise<void>((r) => (release = r));
+      return new Map(keys.map((k) => [k, { k, project }]));
+    }, 1);
+    const first = batcher.get(COMPANIES, 'a', '1');
+    await new Promise((r) => setImmediate(r));
+    // Three turns while the first statement is out: nothing more is sent.
+    const later: Promise<unknown>[] = [];
+    for (const k of ['2', '3', '4']) {
+      later.push(batcher.get(COMPANIES, 'a', k));
+      await new Promise((r) => setImmediate(r));
+    }
+    later.push(batcher.get(ALERTS, 'a', '5'));
+    expect(runs).toEqual([['1']]);
+    release();
+    expect(await first).toEqual({ k: '1', project: 'a' });
+    expect((await Promise.all(later)).map((r) => (r as { k: string }).k)).toEqual(['2', '3', '4', '5']);
+    expect(runs).toEqual([['1'], ['2', '3', '4'], ['5']]);
+  });
 });

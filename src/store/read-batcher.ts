@@ -28,13 +28,19 @@ export type RunBatch<R> = (statement: BatchedStatement, project: string, keys: s
 /**
  * Queues lookups per (statement, project) and flushes them together on setImmediate, after the
  * current turn's requests have all been parsed. Under load this turns a round trip per request into
- * one per turn; alone, a lookup waits for nothing but the rest of the turn.
+ * one per turn; alone, a lookup waits for nothing but the rest of the turn. With `maxInFlight`
+ * statements out, lookups keep gathering until one answers: the farther the server, the larger
+ * each statement, rather than a queue of small ones waiting for a connection.
  */
 export class ReadBatcher<R> {
   private readonly queues = new Map<string, { statement: BatchedStatement; project: string; waiters: Waiter<R>[] }>();
   private scheduled = false;
+  private inFlight = 0;
 
-  constructor(private readonly run: RunBatch<R>) {}
+  constructor(
+    private readonly run: RunBatch<R>,
+    private readonly maxInFlight = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** The row of `key` in `project`, read with `statement` in this turn's batch. */
   get(statement: BatchedStatement, project: string, key: string): Promise<R | undefined> {
@@ -46,20 +52,28 @@ export class ReadBatcher<R> {
         this.queues.set(id, queue);
       }
       queue.waiters.push({ key, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.queues.size === 0 || this.inFlight >= this.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
-    const queues = [...this.queues.values()];
-    this.queues.clear();
-    for (const { statement, project, waiters } of queues) {
+    // Queues left for later keep their place: the oldest lookups go first.
+    for (const [id, { statement, project, waiters }] of this.queues) {
+      if (this.inFlight >= this.maxInFlight) return;
+      this.queues.delete(id);
       for (let i = 0; i < waiters.length; i += MAX_KEYS_PER_STATEMENT) {
-        void this.runOne(statement, project, waiters.slice(i, i + MAX_KEYS_PER_STATEMENT));
+        this.inFlight++;
+        void this.runOne(statement, project, waiters.slice(i, i + MAX_KEYS_PER_STATEMENT)).finally(() => {
+          this.inFlight--;
+          this.schedule();
+        });
       }
     }
   }

@@ -23,9 +23,15 @@ export class ChangeListener implements ChangeCheck {
   private lastBlindWake = 0;
   waiters: ChangeWaiters | undefined;
 
+  /**
+   * Listens with `config` (the primary's: a hot standby delivers no NOTIFY) and reads the xmin with
+   * `xmin` where the feed is read, so a project is woken once its entries are servable there.
+   */
   constructor(
     config: pg.ClientConfig,
-    private readonly pool: pg.Pool,
+    private readonly xmin: () => Promise<bigint>,
+    /** Reads go to a replica: a write notified before anyone waited may still be on its way there. */
+    private readonly lagging = false,
   ) {
     this.connection = new ListenConnection(config, CHANGES_CHANNEL, {
       notification: (payload) => {
@@ -57,11 +63,10 @@ export class ChangeListener implements ChangeCheck {
       waiters.wakeAll();
     }
     if (this.pending.size === 0) return;
-    const r = await this.pool.query<{ xmin: string }>({ name: 'ccr_changes_xmin', text: 'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin' });
-    const xmin = BigInt(r.rows[0]!.xmin);
+    const xmin = await this.xmin();
     const waiting = new Set(waiters.projects());
     for (const [project, xid] of [...this.pending]) {
-      if (!waiting.has(project)) this.pending.delete(project);
+      if (!waiting.has(project) && !this.lagging) this.pending.delete(project);
       else if (xid < xmin) {
         this.pending.delete(project);
         waiters.wake(project);
@@ -70,8 +75,9 @@ export class ChangeListener implements ChangeCheck {
   }
 
   private note(project: string, xid: bigint): void {
-    // With no one waiting there is no one to wake; a waiter arriving later checks the store itself.
-    if (this.waiters === undefined || this.waiters.size === 0) return;
+    // With no one waiting there is no one to wake; a waiter arriving later checks the store itself,
+    // unless the store is a replica that may not have the write yet (one entry per project, cleared once servable).
+    if (this.waiters === undefined || (this.waiters.size === 0 && !this.lagging)) return;
     const seen = this.pending.get(project);
     if (seen === undefined || xid > seen) this.pending.set(project, xid);
   }

@@ -49,6 +49,7 @@ import { guarded, storeErrorFrom } from './pg-errors.js';
 import { ReadBatcher, type BatchedStatement } from '../read-batcher.js';
 import { companyPageQuery, companyPageRow, POSTGRES_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 import { backfillPostgresCompanies } from './company-backfill-sql.js';
+import { ReadSide } from './read-side.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
 const COMPANY_READS = perFields(
@@ -76,6 +77,20 @@ export interface PostgresStoreOptions {
   applicationName?: string;
   /** How long to wait for a connection before the store counts as unavailable; default 3000. */
   connectTimeoutMs?: number;
+  /** A streaming replica of `url` that serves reads (src/store/postgres/read-side.ts); never migrated or written. */
+  readUrl?: string;
+}
+
+/** A stamp the primary gave in the replica's stead starts with this: it is never current again (see changeStamp). */
+const PRIMARY_STAMP = 'primary ';
+
+/**
+ * Most statements each batcher (record reads, change stamps) has out at once: half the pool, so
+ * the two together leave connections for pages and writes, and lookups that arrive meanwhile
+ * gather into the next statement instead of queueing for a connection one turn at a time.
+ */
+function inFlightBound(pool: pg.Pool): number {
+  return Math.max(1, Math.floor(pool.options.max / 2));
 }
 
 /** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
@@ -83,6 +98,21 @@ const WRITE_LOCK_CLASS = 0x43435257;
 
 /** Opens a pool on `url` and migrates the schema; rejects with StoreUnavailableError when the server cannot be reached. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const pool = poolOf(url, options);
+  try {
+    await guarded('open', () => migratePostgres(pool));
+    await guarded('open', () => backfillAlertListings(postgresListingBackfill(pool)));
+    await guarded('open', () => backfillPostgresCompanies(pool));
+    await guarded('open', () => backfillChanges(postgresChangesBackfill(pool)));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+  // Not probed here: a replica that is down at start is met by the first read, which the primary answers.
+  return new PostgresStore(pool, options.readUrl === undefined ? undefined : poolOf(options.readUrl, options));
+}
+
+function poolOf(url: string, options: PostgresStoreOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -94,16 +124,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // An idle connection dropped by the server (restart, failover) is emitted here; the pool has
   // already discarded it and the next query reconnects, so it must not crash the process.
   pool.on('error', () => undefined);
-  try {
-    await guarded('open', () => migratePostgres(pool));
-    await guarded('open', () => backfillAlertListings(postgresListingBackfill(pool)));
-    await guarded('open', () => backfillPostgresCompanies(pool));
-    await guarded('open', () => backfillChanges(postgresChangesBackfill(pool)));
-  } catch (err) {
-    await pool.end().catch(() => undefined);
-    throw err;
-  }
-  return new PostgresStore(pool);
+  return pool;
 }
 
 /** The backfill's statements on the pool, each chunk in a transaction of one connection. */
@@ -126,27 +147,54 @@ export class PostgresStore implements Store {
   private closed = false;
 
   private readonly reads: ReadBatcher<RecordBytes>;
-  // A turn's change stamp checks of a project go as one statement, as record reads do.
-  private readonly stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
-    const r = await guarded(statement.operation, () =>
-      this.pool.query<ChangeStamp & { k: string }>({ name: statement.name, text: statement.text, values: [project, sinces] }),
-    );
-    return new Map(r.rows.map((row) => [row.k, { stamp: row.stamp, changed: row.changed }]));
-  });
+  /**
+   * A turn's change stamp checks of a project go as one statement, as record reads do, on the
+   * server the pages are read from: a page read on a replica behind the stamp's server would be
+   * kept as current while missing what the stamp had seen. A stamp the primary gave while the
+   * replica was down may meet a page read on the replica once it is back, so it is marked and
+   * never counts as current.
+   */
+  private readonly stamps: ReadBatcher<ChangeStamp>;
   private readonly changes: ChangeListener;
   private readonly changeWaiters: ChangeWaiters;
+  /** Reads by id, pages, counts, search and the feed: the replica when there is one. */
+  private readonly readSide: ReadSide;
 
-  constructor(readonly pool: pg.Pool) {
-    this.changes = new ChangeListener(pool.options, pool);
+  constructor(
+    readonly pool: pg.Pool,
+    readPool?: pg.Pool,
+  ) {
+    this.readSide = new ReadSide(pool, readPool);
+    this.stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
+      const asked = [...new Set(sinces.map((s) => (s.startsWith(PRIMARY_STAMP) ? '' : s)))];
+      const { value: r, fromPrimary } = await this.readSide.run(statement.operation, (p) =>
+        p.query<ChangeStamp & { k: string }>({ name: statement.name, text: statement.text, values: [project, asked] }),
+      );
+      const rows = new Map(r.rows.map((row) => [row.k, row]));
+      return new Map(
+        sinces.map((since) => {
+          const marked = since.startsWith(PRIMARY_STAMP);
+          const row = rows.get(marked ? '' : since)!;
+          return [since, { stamp: fromPrimary ? PRIMARY_STAMP + row.stamp : row.stamp, changed: marked || row.changed }];
+        }),
+      );
+    }, inFlightBound(readPool ?? pool));
+    // Notifications come from the primary; the xmin that says an entry is servable from where the feed is read.
+    this.changes = new ChangeListener(pool.options, async () => {
+      const r = await this.readSide.value('waitForChanges', (p) =>
+        p.query<{ xmin: string }>({ name: 'ccr_changes_xmin', text: 'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin' }),
+      );
+      return BigInt(r.rows[0]!.xmin);
+    }, readPool !== undefined);
     this.changeWaiters = new ChangeWaiters(this.changes);
     this.changes.waiters = this.changeWaiters;
     this.reads = new ReadBatcher(async (statement: BatchedStatement, project: string, keys: string[]) => {
-      const r = await guarded(statement.operation, () =>
-        this.pool.query<FieldRow & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
+      const r = await this.readSide.value(statement.operation, (p) =>
+        p.query<FieldRow & { k: string }>({ name: statement.name, text: statement.text, values: [project, keys] }),
       );
       // The key column only routes rows to their readers.
       return new Map(r.rows.map((row) => [row.k, recordOf(row)]));
-    });
+    }, inFlightBound(readPool ?? pool));
   }
 
   async getCompany(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
@@ -158,12 +206,10 @@ export class PostgresStore implements Store {
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
-    const row = await this.one('customerKnown', {
-      name: 'ccr_customer_known',
-      text: 'SELECT 1 FROM customers WHERE project = $1 AND customer_key = $2',
-      values: [project, customerKey],
-    });
-    return row !== undefined;
+    const r = await this.readSide.value('customerKnown', (p) =>
+      p.query({ name: 'ccr_customer_known', text: 'SELECT 1 FROM customers WHERE project = $1 AND customer_key = $2', values: [project, customerKey] }),
+    );
+    return r.rows.length > 0;
   }
 
   async listExecutions(
@@ -175,19 +221,19 @@ export class PostgresStore implements Store {
     fields: ReadFields = ALL_FIELDS,
   ): Promise<StoredExecution[]> {
     const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, fields, BODY_AS_TEXT);
-    const r = await guarded('listExecutions', () => this.pool.query<PageRow>({ name: `ccr_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.readSide.value('listExecutions', (p) => p.query<PageRow>({ name: `ccr_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(pageRow);
   }
 
   async listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields: ReadFields = ALL_FIELDS): Promise<StoredAlertSummary[]> {
     const q = alertPageQuery(project, filter, after, limit, POSTGRES_ALERT_PAGE, fields);
-    const r = await guarded('listAlerts', () => this.pool.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.readSide.value('listAlerts', (p) => p.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(alertPageRow);
   }
 
   async countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>> {
     const q = alertCountQuery(project, filter, POSTGRES_ALERT_PAGE);
-    const r = await guarded('countAlerts', () => this.pool.query<AlertCountRow>({ name: `ccr_alert_count_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.readSide.value('countAlerts', (p) => p.query<AlertCountRow>({ name: `ccr_alert_count_${q.statementKey}`, text: q.sql, values: q.params }));
     return alertCountsOfRows(r.rows);
   }
 
@@ -200,7 +246,7 @@ export class PostgresStore implements Store {
   ): Promise<StoredCompany[]> {
     const q = companyPageQuery(POSTGRES_COMPANIES, project, filter, after, limit, fields);
     if (q === undefined) return [];
-    const r = await guarded('listCompanies', () => this.pool.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.readSide.value('listCompanies', (p) => p.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
     return r.rows.map(companyPageRow);
   }
 
@@ -283,13 +329,13 @@ export class PostgresStore implements Store {
   }
 
   async listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]> {
-    const r = await guarded('listChanges', () => this.pool.query<ChangePageRow>({ ...CHANGES_PAGE, values: [project, ...positionValues(after), limit] }));
+    const r = await this.readSide.value('listChanges', (p) => p.query<ChangePageRow>({ ...CHANGES_PAGE, values: [project, ...positionValues(after), limit] }));
     return r.rows.map(storedChange);
   }
 
   async waitForChanges(project: string, after: ChangePosition | undefined, ms: number, signal?: AbortSignal): Promise<WaitOutcome> {
     return this.changeWaiters.wait(project, ms, signal, async () => {
-      const r = await guarded('waitForChanges', () => this.pool.query({ ...CHANGES_AFTER, values: [project, ...positionValues(after)] }));
+      const r = await this.readSide.value('waitForChanges', (p) => p.query({ ...CHANGES_AFTER, values: [project, ...positionValues(after)] }));
       return r.rowCount !== 0;
     });
   }
@@ -427,9 +473,14 @@ export class PostgresStore implements Store {
     await guarded('ping', () => this.pool.query('SELECT 1'));
   }
 
-  /** Connections of the pool right now (open, idle, callers waiting for one), for metrics. */
+  /** Connections of the primary's pool right now (open, idle, callers waiting for one), for metrics. */
   poolStats(): { total: number; idle: number; waiting: number } {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
+  /** The same of the replica's pool, undefined without a replica. */
+  replicaPoolStats(): { total: number; idle: number; waiting: number } | undefined {
+    return this.readSide.replicaStats();
   }
 
   async close(): Promise<void> {
@@ -439,6 +490,7 @@ export class PostgresStore implements Store {
     this.changeWaiters.wakeAll();
     await this.changes.close();
     await this.listener?.close();
+    await this.readSide.close();
     await this.pool.end();
   }
 
