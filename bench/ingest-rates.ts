@@ -8,7 +8,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +17,7 @@ import pg from 'pg';
 import { createClient } from '../src/client/client.js';
 import { generateDemo } from '../src/demo/index.js';
 import { importFiles } from '../src/ingest/importer.js';
+import { freePort } from './service-process.js';
 import { createApiKey } from '../src/store/api-keys.js';
 import { openStore } from '../src/store/open-store.js';
 import { median } from './summary.js';
@@ -63,17 +63,6 @@ async function freshStore(kind: string, name: string): Promise<string> {
 
 const children: ChildProcess[] = [];
 
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function child(args: string[], env: Record<string, string>): { proc: ChildProcess; output: () => string } {
   const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

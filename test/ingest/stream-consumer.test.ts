@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEAD_LETTER_HEADERS } from '../../src/ingest/stream-consumer.js';
 import type { Store } from '../../src/store/store.js';
 import { freePort } from '../support/cli-process.js';
-import { versionedEnvelopes, versionProblems } from '../support/ingest-records.js';
+import { seeded, versionedEnvelopes, versionProblems } from '../support/ingest-records.js';
 import { createTestStream, type TestStream } from '../support/nats-stream.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
 
@@ -67,17 +67,6 @@ async function until(what: string, ok: () => Promise<boolean> | boolean, timeout
   }
 }
 
-/** A small seeded generator (mulberry32), so a failing run can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('consume from JetStream', () => {
   it(

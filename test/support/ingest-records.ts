@@ -22,7 +22,7 @@ const COMPANY_BASE = Date.UTC(2024, 1, 1);
 const EXECUTION_BASE = Date.UTC(2024, 2, 1);
 
 /** A small seeded generator (mulberry32), so a failing run can be replayed. */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
