@@ -77,22 +77,24 @@ describe('consume from JetStream', () => {
       const env = versionedEnvelopes(P, RECORDS, SEED);
       const lines = [...env.lines];
       for (const [i, p] of POISON.entries()) lines.splice(Math.floor((lines.length * (i + 1)) / (POISON.length + 1)), 0, p);
-      const published = stream.publish(lines);
-
+      // Published in three parts, each while a consumer runs: a consumer faster than the publisher would otherwise be idle when killed.
+      const third = Math.ceil(lines.length / 3);
       const leftUnacked: number[] = [];
       for (let kill = 0; kill < 3; kill++) {
         const c = startConsumer();
         await until('the consumer to start', () => c.output().includes('"consuming"') || c.child.exitCode !== null, 60_000);
         expect(c.child.exitCode, c.output()).toBeNull();
-        // Killed somewhere in its work: while batches are fetched, committed or acknowledged.
-        await new Promise((r) => setTimeout(r, 200 + Math.floor(random() * 1500)));
+        const published = stream.publish(lines.slice(kill * third, (kill + 1) * third));
+        // Killed with a batch in hand (delivered, not yet acknowledged), somewhere in fetching, committing or acknowledging it.
+        await until('a batch in hand', async () => ((await stream.lag())?.ackPending ?? 0) > 0 || c.child.exitCode !== null, 20_000);
+        await new Promise((r) => setTimeout(r, Math.floor(random() * 20)));
         c.child.kill('SIGKILL');
         await c.exited;
         leftUnacked.push((await stream.lag())?.ackPending ?? 0);
+        await published;
       }
       // The kills cut work short: messages delivered to a killed consumer waited for redelivery.
       expect(leftUnacked.some((n) => n > 0), `unacknowledged after each kill: ${leftUnacked.join(', ')}`).toBe(true);
-      await published;
       // A SIGTERM in the middle of the backlog: the batch in hand is committed and acknowledged, then it exits 0.
       const stopped = startConsumer();
       await until('the consumer to start', () => stopped.output().includes('"consuming"') || stopped.child.exitCode !== null, 60_000);
