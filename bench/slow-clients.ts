@@ -157,7 +157,9 @@ try {
   const normalKey = keys.get(NORMAL_PROJECT)!;
   // The slow clients share one key with the service's default budget, unless asked to lift it.
   const budget = values['unlimited-rate'] ? [] : ['--rate-limit-burst', String(SETTINGS.rateLimitBurst.default), '--rate-limit-per-second', String(SETTINGS.rateLimitPerSecond.default)];
-  const service = await startService(build, store, { path: `/v1/companies/${COMPANY}/details`, key: normalKey }, [], budget);
+  // The service's own per-address cap, not the benchmark's (which lets its one generator address hold many connections).
+  const cap = ['--max-connections-per-address', String(SETTINGS.maxConnectionsPerAddress.default)];
+  const service = await startService(build, store, { path: `/v1/companies/${COMPANY}/details`, key: normalKey }, [], [...budget, ...cap]);
   try {
     const port = Number(new URL(service.base).port);
     const size = await new Promise<number>((resolve, reject) => {

@@ -155,7 +155,7 @@ export const SETTINGS = {
   writeStallTimeout: setting({
     env: 'WRITE_STALL_TIMEOUT_MS',
     flag: '--write-stall-timeout <ms>',
-    description: 'longest a client may take to accept the next 16 KiB of an answer before its connection is closed',
+    description: 'longest a client may take to accept the next 512 KiB of an answer before its connection is closed',
     default: 10_000,
     parse: int(1, 600_000),
   }),

@@ -24,8 +24,8 @@ export interface ConnectionLimits {
 /** Why a connection was refused or closed early. */
 export type CutReason = 'perAddress' | 'pipelined' | 'stalled' | 'slowReaderBudget';
 
-/** An answer larger than this is written a chunk at a time, each once the reader has taken the one before. */
-export const ANSWER_CHUNK_BYTES = 16 * 1024;
+/** An answer larger than this is written a chunk at a time, each once the reader has taken the one before; a smaller one goes whole (each wait costs a timer and a drain). */
+export const ANSWER_CHUNK_BYTES = 512 * 1024;
 /** Requests a connection may have waiting behind its current answer; one more closes it (it is not reading). */
 export const MAX_PIPELINED = 16;
 
