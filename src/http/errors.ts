@@ -36,7 +36,8 @@ export function bounded(text: string, max = 120): string {
 /** The ServiceError a thrown value stands for; unexpected faults become `internal`. */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
-  if (err instanceof StoreUnavailableError) return new ServiceError('unavailable', 'the store is unavailable; retry later');
+  // A second: a restart or failover is usually that quick, and a client backing off longer is told so by the next 503.
+  if (err instanceof StoreUnavailableError) return new ServiceError('unavailable', 'the store is unavailable; retry later', [], { 'retry-after': '1' });
   const fe = err as Partial<FastifyError>;
   const status = fe.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -53,10 +53,11 @@ describe('a store failing under a running service', () => {
     for (const path of PATHS) {
       for (const encoding of ENCODINGS) {
         const res = await get(path, encoding);
-        expect({ path, encoding, status: res.status, body: await res.json() }).toEqual({
+        expect({ path, encoding, status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }).toEqual({
           path,
           encoding,
           status: 503,
+          retryAfter: '1',
           body: { message: 'the store is unavailable; retry later', code: 'unavailable', issues: [] },
         });
       }
