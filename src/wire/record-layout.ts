@@ -59,26 +59,36 @@ export function layoutRecord(body: Buffer, options: LayoutOptions): { layout: st
   const pieces: StoredPiece[] = [];
   let deflated: Buffer | null = null;
   if (options.gzipLevel !== null) {
-    const parts: Buffer[] = [];
-    let offset = 0;
-    let pos = 0;
-    const bounds = [...splices.map((s) => [s.start, s.end] as const), [body.length, body.length] as const];
-    for (const [start, end] of bounds) {
-      const raw = body.subarray(pos, start);
-      const piece = deflatePiece(raw, options.gzipLevel);
-      parts.push(piece);
-      pieces.push([offset, piece.length, zlib.crc32(raw), raw.length]);
-      offset += piece.length;
-      pos = end;
-    }
-    // In memory of its own (Buffer.concat may use the shared pool), so an import worker can
-    // transfer the bytes rather than copy them.
-    deflated = ownedConcat(parts);
+    const laid = deflateBetweenSplices(body, splices, options.gzipLevel);
+    for (const p of laid.pieces) pieces.push([p.offset, p.length, p.crc, p.rawLength]);
+    deflated = laid.deflated;
   }
   const ranges: StoredRange[] | null = options.fields ? findRanges(body, options.fields).map((r) => [r.start, r.end, r.bit, r.mask]) : null;
   const flags = (stored.length > 0 ? SPLICED : 0) | (deflated !== null ? PIECES : 0) | (ranges !== null ? RANGES : 0);
   if (flags === 0) return { layout: null, deflated };
   return { layout: JSON.stringify(ranges === null ? [VERSION, flags, stored, pieces] : [VERSION, flags, stored, pieces, ranges]), deflated };
+}
+
+/**
+ * Raw deflate pieces of the slices of `body` between its splices (one more than the splices), laid
+ * end to end in memory of its own (Buffer.concat may use the shared pool), so an import worker can
+ * transfer the bytes rather than copy them.
+ */
+export function deflateBetweenSplices(body: Buffer, splices: readonly Splice[], level: number): { deflated: Buffer; pieces: ParsedLayout['pieces'] } {
+  const parts: Buffer[] = [];
+  const pieces: ParsedLayout['pieces'] = [];
+  let offset = 0;
+  let pos = 0;
+  const bounds = [...splices.map((s) => [s.start, s.end] as const), [body.length, body.length] as const];
+  for (const [start, end] of bounds) {
+    const raw = body.subarray(pos, start);
+    const piece = deflatePiece(raw, level);
+    parts.push(piece);
+    pieces.push({ offset, length: piece.length, crc: zlib.crc32(raw), rawLength: raw.length });
+    offset += piece.length;
+    pos = end;
+  }
+  return { deflated: ownedConcat(parts), pieces };
 }
 
 // Layouts read recently, by their text: hot records are served without parsing theirs again; the least recently read go first.

@@ -7,12 +7,10 @@
  */
 import { LRUCache } from 'lru-cache';
 import { ALERT_FIELDS, COMPANY_FIELDS, EXECUTION_FIELDS, MASKS, MASK_ORDER } from '../contract/field-classes.js';
-import { deflatePiece } from './gzip-pieces.js';
 import { fieldPlaces, findRanges, type ClassRange, type FieldPlace } from './json-ranges.js';
 import type { Splice } from './json-splices.js';
 import type { RecordBytes } from './record-bytes.js';
-import { hasPieces, parseLayout, type ParsedLayout } from './record-layout.js';
-import zlib from 'node:zlib';
+import { deflateBetweenSplices, hasPieces, parseLayout, type ParsedLayout } from './record-layout.js';
 
 /** The kinds of record whose fields are classified. */
 export type RecordKind = 'company' | 'alert' | 'execution';
@@ -99,7 +97,7 @@ export function redact(record: RecordBytes, view: View, gzip: boolean): Redacted
   }
   const pieces = gzip && hasPieces(record.layout);
   if (pieces && entry.gzip === undefined) {
-    entry.gzip = deflateBetween(entry.body, entry.splices);
+    entry.gzip = deflateBetweenSplices(entry.body, entry.splices, LEVEL);
     kept.set(id, entry); // its size changed
   }
   const g = pieces ? entry.gzip! : undefined;
@@ -160,23 +158,6 @@ function rangesOf(record: RecordBytes, body: Buffer, view: View): ClassRange[] {
   let ranges = scanned.get(id);
   if (ranges === undefined) scanned.set(id, (ranges = findRanges(body, view.places)));
   return ranges;
-}
-
-/** Deflate pieces of the slices between splices, as the import lays out a stored record's. */
-function deflateBetween(body: Buffer, splices: readonly Splice[]): { deflated: Buffer; pieces: ParsedLayout['pieces'] } {
-  const parts: Buffer[] = [];
-  const pieces: ParsedLayout['pieces'] = [];
-  let offset = 0;
-  let pos = 0;
-  for (const [start, end] of [...splices.map((s) => [s.start, s.end] as const), [body.length, body.length] as const]) {
-    const raw = body.subarray(pos, start);
-    const piece = deflatePiece(raw, LEVEL);
-    parts.push(piece);
-    pieces.push({ offset, length: piece.length, crc: zlib.crc32(raw), rawLength: raw.length });
-    offset += piece.length;
-    pos = end;
-  }
-  return { deflated: Buffer.concat(parts, offset), pieces };
 }
 
 // Deflated once per record version and view on the request path: a middle level, for about default's size at half its time.
