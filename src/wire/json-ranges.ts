@@ -51,9 +51,8 @@ interface Frame {
   /** The place of the current member's value (objects) or of every item (arrays). */
   child: FieldPlace | undefined;
   expectKey: boolean;
-  /** Where this object or array starts when it is itself a classified value. */
+  /** Where this object or array starts (a classified value when its place has a mark). */
   markStart: number;
-  mark: { bit: number; mask: number } | undefined;
 }
 
 /** The ranges of every classified value in one JSON text, ordered by start (an enclosing range before the ranges inside it). */
@@ -79,17 +78,19 @@ export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
         const place = top === undefined ? places : top.child;
         if (top !== undefined) stack.push(top);
         const isObject = kind === OPEN_OBJECT;
-        top = { isObject, place, child: isObject ? undefined : place?.items, expectKey: true, markStart: t.start, mark: place?.mark };
+        top = { isObject, place, child: isObject ? undefined : place?.items, expectKey: true, markStart: t.start };
         break;
       }
       case CLOSE_OBJECT:
-      case CLOSE_ARRAY:
+      case CLOSE_ARRAY: {
         if (top === undefined || top.isObject !== (kind === CLOSE_OBJECT)) {
           throw new SyntaxError(`findRanges: unbalanced '${String.fromCharCode(buf[t.start]!)}' at byte ${t.start}`);
         }
-        if (top.mark !== undefined) out.push({ start: top.markStart, end: t.end, bit: top.mark.bit, mask: top.mark.mask });
+        const mark = top.place?.mark;
+        if (mark !== undefined) out.push({ start: top.markStart, end: t.end, bit: mark.bit, mask: mark.mask });
         top = stack.pop();
         break;
+      }
       case COMMA:
         if (top !== undefined && top.isObject) {
           top.expectKey = true;
