@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { ensureServiceBuild } from './build-service.js';
 import { runCli } from './cli-runner.js';
 import { createKeys } from './import-store.js';
-import { startService } from './service-process.js';
+import { freePort, startService } from './service-process.js';
 import { createStore } from './stores.js';
 import { alertLine, companyLine } from '../test/support/records.js';
 import { SETTINGS } from '../src/config/settings.js';
@@ -50,6 +50,16 @@ const READ_BYTES_PER_SECOND = 1024;
 function openFilesLimit(): number {
   const m = /Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'));
   return m ? Number(m[1]) : 0;
+}
+
+/** The service's heap and Buffer memory from its /metrics, in MB. */
+async function memoryBreakdown(port: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const mb = (name: string): string => {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+    return m ? (Number(m[1]) / 1024 / 1024).toFixed(0) : '?';
+  };
+  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
 }
 
 /** Resident set size of a process in MB. */
@@ -159,7 +169,8 @@ try {
   const budget = values['unlimited-rate'] ? [] : ['--rate-limit-burst', String(SETTINGS.rateLimitBurst.default), '--rate-limit-per-second', String(SETTINGS.rateLimitPerSecond.default)];
   // The service's own per-address cap, not the benchmark's (which lets its one generator address hold many connections).
   const cap = ['--max-connections-per-address', String(SETTINGS.maxConnectionsPerAddress.default)];
-  const service = await startService(build, store, { path: `/v1/companies/${COMPANY}/details`, key: normalKey }, [], [...budget, ...cap]);
+  const metricsPort = await freePort();
+  const service = await startService(build, store, { path: `/v1/companies/${COMPANY}/details`, key: normalKey }, [], [...budget, ...cap, '--metrics-port', String(metricsPort)]);
   try {
     const port = Number(new URL(service.base).port);
     const size = await new Promise<number>((resolve, reject) => {
@@ -173,7 +184,12 @@ try {
     const until = Date.now() + SECONDS * 1000;
     const stats = { connects: 0, cut: 0, bytes: 0, refused: 0, limited: 0 };
     const rss: number[] = [];
-    const sampler = setInterval(() => rss.push(rssMb(service.pid)), 250);
+    let heldAtPeak = '';
+    const sampler = setInterval(() => {
+      const now = rssMb(service.pid);
+      if (now > Math.max(0, ...rss)) void memoryBreakdown(metricsPort).then((b) => (heldAtPeak = b), () => undefined);
+      rss.push(now);
+    }, 250);
     for (let i = 0; i < CLIENTS; i++) slowClient(port, i, key, until, stats);
     const normal = await normalClient(service.base, normalKey, until);
     clearInterval(sampler);
@@ -187,6 +203,7 @@ try {
       `alert answer: ${(size / 1024 / 1024).toFixed(2)} MB; ${CLIENTS} slow clients from ${ADDRESSES} addresses x ${PIPELINED} pipelined requests, ${READ_BYTES_PER_SECOND} B/s each, ${SECONDS} s`,
       `slow clients: ${stats.connects} connections, ${stats.cut} closed by the service${values.reconnect ? ' (each reconnected a second later)' : ''}, first answer 429 on ${stats.limited}, 503 on ${stats.refused}, ${(stats.bytes / 1024 / 1024).toFixed(1)} MB read; key budget ${values['unlimited-rate'] ? 'lifted' : 'the default'}`,
       `service RSS: ${baseline.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB (bound ${RSS_BOUND_MB}), ${after.toFixed(0)} MB 10 s after the clients left`,
+      `near the peak: ${heldAtPeak}; 10 s after: ${await memoryBreakdown(metricsPort).catch(() => 'unread')}`,
       `normal client: ${normal.latencies.length} answers, ${normal.failures} failures, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (bound ${P99_BOUND_MS}), max ${percentile(sorted, 100).toFixed(1)} ms`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

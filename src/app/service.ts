@@ -74,6 +74,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     limits: serverLimitsOf(config, countCuts(metrics)),
     corsOrigins: config.corsOrigins,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
+    answerCacheBytes: config.answerCacheMb * 1024 * 1024,
     ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel },
     plugins: [
       requestMetrics(metrics),

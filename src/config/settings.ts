@@ -202,6 +202,13 @@ export const SETTINGS = {
     default: 64,
     parse: int(0, 65_536),
   }),
+  answerCacheMb: setting({
+    env: 'ANSWER_CACHE_MB',
+    flag: '--answer-cache-mb <n>',
+    description: 'memory for company and alert answers as sent, each served again while the record is unchanged (0 turns it off)',
+    default: 64,
+    parse: int(0, 65_536),
+  }),
   maxImportBytes: setting({
     env: 'MAX_IMPORT_BYTES',
     flag: '--max-import-bytes <n>',

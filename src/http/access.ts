@@ -24,7 +24,7 @@ import type {
   WaitOutcome,
 } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
-import type { RecordBytes } from '../wire/record-bytes.js';
+import { ETAG_ONLY, type RecordBytes } from '../wire/record-bytes.js';
 import type { FileStore } from '../files/file-store.js';
 import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.js';
 import { fieldsFor } from '../wire/render.js';
@@ -55,6 +55,8 @@ export interface ProjectReader {
   /** Reads read only the stored bytes an answer in `encoding` is rendered from (in the key's view). */
   getCompany(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
+  /** A company's or alert's content ETag alone (undefined when the project has none with this id). */
+  etagOf(kind: 'company' | 'alert', id: string): Promise<string | undefined>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredExecution[]>;
   /** A page of the project's alert summaries. */
@@ -165,6 +167,7 @@ function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project
     viewOf: (kind) => viewOf(kind, withheld),
     getCompany: (id, encoding) => store.getCompany(project, recordKey(id), fields('company', encoding)),
     getAlert: (id, encoding) => store.getAlert(project, recordKey(id), fields('alert', encoding)),
+    etagOf: async (kind, id) => (await (kind === 'company' ? store.getCompany(project, recordKey(id), ETAG_ONLY) : store.getAlert(project, recordKey(id), ETAG_ONLY)))?.etag,
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fields('execution', encoding)),

@@ -24,11 +24,27 @@ export interface SendOptions {
   rendered?: Map<WireEncoding, Rendered>;
   /** The field classes the key is not shown; undefined when it sees every field. */
   view?: View | undefined;
+  /** Told the answer as sent (200 only), to serve it again while its ETag holds (see AnswerCache). */
+  keep?: (sent: SentAnswer) => void;
+}
+
+/** An answer's bytes as sent, with what its headers are made from. */
+export interface SentAnswer {
+  /** The ETag before the encoding suffix. */
+  tag: string;
+  encoding: Encoding;
+  bytes: Buffer;
+  jsonLength: number;
 }
 
 /** The stored bytes an answer in `encoding` is rendered from: br compresses identity. */
 export function wireEncodingOf(encoding: Encoding): WireEncoding {
   return encoding === 'gzip' ? 'gzip' : 'identity';
+}
+
+/** The ETag header of content `tag` sent in `encoding`: one entity per encoding, as RFC 9110 asks. */
+function encodedTag(tag: string, encoding: Encoding): string {
+  return `"${encoding === 'identity' ? tag : `${tag}-${encoding === 'gzip' ? 'gz' : 'br'}`}"`;
 }
 
 /** True when If-None-Match names this content (weak comparison, as RFC 9110 requires for it). */
@@ -63,8 +79,7 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
   const stored = negotiated === 'gzip' && hasStoredGzip(answer, opts.view);
   // Compression per request is bounded: a larger answer goes uncompressed (identity is always acceptable).
   const encoding: Encoding = negotiated === 'identity' || stored || storedLength(answer) <= PER_REQUEST_COMPRESSION_MAX_BYTES ? negotiated : 'identity';
-  const tag = encoding === 'identity' ? opts.etag : `${opts.etag}-${encoding === 'gzip' ? 'gz' : 'br'}`;
-  reply.header('etag', `"${tag}"`).header('cache-control', opts.cacheControl);
+  reply.header('etag', encodedTag(opts.etag, encoding)).header('cache-control', opts.cacheControl);
   varyOn(reply, 'Accept-Encoding');
   if (notModified(request, opts.etag)) {
     // No body is built, but the page's rows were read.
@@ -72,18 +87,30 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
     await reply.code(304).send();
     return;
   }
-  reply.type('application/json; charset=utf-8');
   const rendered = await renderOnce(answer, wireEncodingOf(encoding), opts);
   charge(opts, rendered.jsonLength, items, encoding === 'br' || rendered.compressedNow);
-  if (encoding === 'identity') {
-    await reply.send(rendered.bytes);
+  const bytes = encoding === 'br' ? await brotli(rendered.bytes, BROTLI_OPTIONS) : rendered.bytes;
+  opts.keep?.({ tag: opts.etag, encoding, bytes, jsonLength: rendered.jsonLength });
+  await sendBytes(reply, encoding, bytes);
+}
+
+/** Sends an answer kept as it was sent before (the caller checked it is still current), or 304. */
+export async function sendSent(request: FastifyRequest, reply: FastifyReply, sent: SentAnswer, opts: Pick<SendOptions, 'cacheControl' | 'charge'>): Promise<void> {
+  reply.header('etag', encodedTag(sent.tag, sent.encoding)).header('cache-control', opts.cacheControl);
+  varyOn(reply, 'Accept-Encoding');
+  if (notModified(request, sent.tag)) {
+    charge(opts, 0, 1, false);
+    await reply.code(304).send();
     return;
   }
-  if (encoding === 'gzip') {
-    await reply.header('content-encoding', 'gzip').send(rendered.bytes);
-    return;
-  }
-  await reply.header('content-encoding', 'br').send(await brotli(rendered.bytes, BROTLI_OPTIONS));
+  charge(opts, sent.jsonLength, 1, false);
+  await sendBytes(reply, sent.encoding, sent.bytes);
+}
+
+async function sendBytes(reply: FastifyReply, encoding: Encoding, bytes: Buffer): Promise<void> {
+  reply.type('application/json; charset=utf-8');
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  await reply.send(bytes);
 }
 
 /** The answer's bytes in `wire`, from the caller's kept renderings when it has them; kept when no value in it is signed per request. */
@@ -97,7 +124,7 @@ async function renderOnce(answer: Answer, wire: WireEncoding, opts: SendOptions)
 }
 
 /** Debits what an answer costs beyond the token its request took at the door; nothing to do (no call) for a cheap one. */
-function charge(opts: SendOptions, jsonBytes: number, items: number, compressedPerRequest: boolean): void {
+function charge(opts: Pick<SendOptions, 'charge'>, jsonBytes: number, items: number, compressedPerRequest: boolean): void {
   const extra = answerCost(jsonBytes, items, compressedPerRequest) - 1;
   if (extra > 0) opts.charge?.(extra);
 }

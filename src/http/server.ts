@@ -29,6 +29,7 @@ import { eraseCustomerRoute } from './routes/erase-customer.js';
 import { pushRecordsRoute } from './routes/push-records.js';
 import { consoleRoutes } from './routes/console.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
+import { AnswerCache } from './answer-cache.js';
 
 /** What the server is built from. */
 export interface ServerDeps {
@@ -52,6 +53,8 @@ export interface ServerDeps {
   corsOrigins?: readonly string[];
   /** The built analyst console served at /console (default dist/console). */
   consoleDir?: string;
+  /** Memory for company and alert answers kept as sent (see AnswerCache); the setting's default when absent. */
+  answerCacheBytes?: number;
   /** Pushed records (POST /records): the largest body after decoding, and the zlib level stored; the settings' defaults when absent. */
   ingest?: { maxBytes: number; gzipLevel: number | null };
 }
@@ -204,6 +207,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     files: deps.files,
     cacheControl: deps.cacheControl,
     secret,
+    answers: new AnswerCache(deps.answerCacheBytes ?? SETTINGS.answerCacheMb.default * 1024 * 1024),
   };
   companyDetailsRoute(routeDeps);
   companiesListRoute(routeDeps);

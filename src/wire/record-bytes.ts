@@ -21,5 +21,8 @@ export type Fetch = 'always' | 'withoutDeflated';
 /** What a read fetches beside the etag; a field not named is read as null. */
 export type ReadFields = Readonly<Partial<Record<ByteField, Fetch>>>;
 
+/** No field beside the etag: checking that a kept answer is still current. */
+export const ETAG_ONLY: ReadFields = Object.freeze({});
+
 /** Every field: copying, tests. */
 export const ALL_FIELDS: ReadFields = Object.freeze({ body: 'always', layout: 'always', deflated: 'always' });

@@ -14,6 +14,8 @@ import { rawRequest, type RawResponse } from '../support/raw-http.js';
 const P = 'proj-gates';
 const C = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const A = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+/** Read by the 500 test alone: an answer kept from an earlier read is sent without signing anything. */
+const UNREAD = '3c5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const ORIGIN = 'https://backoffice.example';
 const COMPANY_ROUTE = '/v1/companies/:id/details';
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -22,7 +24,7 @@ let svc: TestService;
 let key: string;
 let host: string;
 beforeAll(async () => {
-  svc = await startTestService([companyLine(P, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), alertLine(P, A, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')], { corsOrigins: [ORIGIN] });
+  svc = await startTestService([companyLine(P, C, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), companyLine(P, UNREAD, 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b'), alertLine(P, A, C, 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')], { corsOrigins: [ORIGIN] });
   key = (await svc.key(P)).key;
   host = new URL(svc.url).host;
 });
@@ -179,7 +181,7 @@ describe('request gates', () => {
     };
     try {
       for (const encoding of ['identity', 'gzip']) {
-        const res = await send('GET', `/v1/companies/${C}/details`, [`Accept-Encoding: ${encoding}`]);
+        const res = await send('GET', `/v1/companies/${UNREAD}/details`, [`Accept-Encoding: ${encoding}`]);
         expectErrorAnswer(res, 500, `500 with ${encoding}`);
         expect(JSON.parse(res.body)).toMatchObject({ code: 'internal' });
       }

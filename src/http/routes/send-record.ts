@@ -1,5 +1,6 @@
 /** Sends one stored record, with fresh signed URLs in place of its stored document URLs. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../contract/error-codes.js';
 import { isSafeObjectKey, projectSegment, type FileStore } from '../../files/file-store.js';
 import type { RecordBytes } from '../../wire/record-bytes.js';
 import { isSpliced } from '../../wire/render.js';
@@ -7,7 +8,8 @@ import type { RecordKind } from '../../wire/redaction.js';
 import { FIELD_CLASSES } from '../../contract/field-classes.js';
 import type { AccessDeps, ProjectReader } from '../access.js';
 import type { Encoding } from '../accept.js';
-import { sendAnswer } from '../respond.js';
+import { sendAnswer, sendSent } from '../respond.js';
+import { answerKey, type AnswerCache } from '../answer-cache.js';
 
 /** What the record routes share. */
 export interface RouteDeps {
@@ -17,6 +19,28 @@ export interface RouteDeps {
   files: FileStore;
   cacheControl: string;
   secret: Buffer;
+  /** Record answers kept as sent, served again while their ETag holds. */
+  answers: AnswerCache;
+}
+
+/**
+ * Answers GET of one company or alert by id: a kept answer when the store says the record is
+ * unchanged (an ETag-only lookup), else the record read and rendered (and kept for the next reader).
+ */
+export async function serveRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, kind: 'company' | 'alert', id: string, encoding: Encoding): Promise<void> {
+  const key = answerKey(kind, reader.project, id, reader.viewOf(kind)?.bits ?? 0, encoding);
+  const kept = deps.answers.get(key);
+  if (kept !== undefined) {
+    const etag = await reader.etagOf(kind, id);
+    if (etag === undefined) deps.answers.delete(key);
+    else {
+      const current = deps.answers.current(key, etag, kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now()));
+      if (current !== undefined) return sendSent(request, reply, current, { cacheControl: deps.cacheControl, charge: reader.charge });
+    }
+  }
+  const stored = await (kind === 'company' ? reader.getCompany(id, encoding) : reader.getAlert(id, encoding));
+  if (stored === undefined) throw new ServiceError('not_found', `no ${kind} with this id`);
+  await sendRecord(deps, request, reply, reader, stored, encoding, kind, key);
 }
 
 /**
@@ -32,17 +56,25 @@ export async function sendRecord(
   stored: RecordBytes,
   encoding: Encoding,
   kind: RecordKind,
+  /** Where the answer is kept for the next reader (by-id reads); not kept when absent. */
+  keepAs?: string,
 ): Promise<void> {
   const project = reader.project;
   const now = Date.now();
   const spliced = isSpliced(stored);
+  const expires = spliced ? deps.files.expiresAt(now) : undefined;
+  if (keepAs !== undefined) {
+    // Many readers of one record in the same moment: the first one's answer serves the rest.
+    const kept = deps.answers.current(keepAs, stored.etag, expires);
+    if (kept !== undefined) return sendSent(request, reply, kept, { cacheControl: deps.cacheControl, charge: reader.charge });
+  }
   const projectHasFiles = spliced && projectSegment(project) !== undefined;
   const view = reader.viewOf(kind);
   const tag = view === undefined ? stored.etag : `${stored.etag}.r${view.bits}`;
   // A signed URL names its file: a key not shown personal data gets one without the name.
   const named = view === undefined || (view.bits & FIELD_CLASSES.pii.bit) === 0;
   await sendAnswer(request, reply, stored, encoding, {
-    etag: spliced ? `${tag}.${deps.files.expiresAt(now)}` : tag,
+    etag: expires !== undefined ? `${tag}.${expires}` : tag,
     cacheControl: deps.cacheControl,
     view,
     splice: (s) => {
@@ -56,5 +88,6 @@ export async function sendRecord(
       return deps.files.signUrl({ project, objectKey: s.objectKey, filename: named ? s.filename : undefined, mimetype: s.mimetype }, now);
     },
     charge: reader.charge,
+    keep: keepAs === undefined || !deps.answers.enabled ? undefined : (sent) => deps.answers.set(keepAs, { ...sent, etag: stored.etag, expires }),
   });
 }

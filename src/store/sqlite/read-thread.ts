@@ -51,8 +51,9 @@ function asBuffers(row: unknown): unknown {
 /** The read thread of one SQLite file. */
 export class SqliteReadThread {
   private readonly worker: Worker;
-  private queued: (ReadRequest & Waiter)[] = [];
-  private readonly sent = new Map<number, Waiter[]>();
+  /** The reads of this turn by statement and parameters: the same read asked many times is read once. */
+  private queued = new Map<string, ReadRequest & { waiters: Waiter[] }>();
+  private readonly sent = new Map<number, Waiter[][]>();
   private nextId = 0;
   private broken: Error | undefined;
 
@@ -74,23 +75,27 @@ export class SqliteReadThread {
   get(sql: string, params: unknown[]): Promise<unknown> {
     if (this.broken !== undefined) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
-      // Requests parsed in the same turn share one message each way.
-      if (this.queued.length === 0) setImmediate(() => this.flush());
-      this.queued.push({ sql, params, resolve, reject });
+      // Requests parsed in the same turn share one message each way, and many clients asking for the
+      // same record in it share one copy of its bytes (a burst for one large record holds it once).
+      if (this.queued.size === 0) setImmediate(() => this.flush());
+      const key = `${sql}\0${JSON.stringify(params)}`;
+      const same = this.queued.get(key);
+      if (same !== undefined) same.waiters.push({ resolve, reject });
+      else this.queued.set(key, { sql, params, waiters: [{ resolve, reject }] });
     });
   }
 
   private flush(): void {
-    const reads = this.queued;
-    this.queued = [];
+    const reads = [...this.queued.values()];
+    this.queued = new Map();
     if (reads.length === 0) return;
     if (this.broken !== undefined) {
-      for (const r of reads) r.reject(this.broken);
+      for (const r of reads) for (const w of r.waiters) w.reject(this.broken);
       return;
     }
     const id = this.nextId++;
     if (this.sent.size === 0) this.worker.ref();
-    this.sent.set(id, reads);
+    this.sent.set(id, reads.map((r) => r.waiters));
     this.worker.postMessage({ id, reads: reads.map(({ sql, params }) => ({ sql, params })) } satisfies ReadBatch);
   }
 
@@ -100,15 +105,20 @@ export class SqliteReadThread {
     if (this.sent.size === 0) this.worker.unref();
     if (waiters === undefined) return;
     answer.outcomes.forEach((o, i) => {
-      const w = waiters[i]!;
-      if (o.ok) w.resolve(asBuffers(o.value));
-      else w.reject(Object.assign(new Error(o.message), { code: o.code }));
+      if (o.ok) {
+        const row = asBuffers(o.value);
+        // Each waiter gets its own row object; the bytes in it are shared (nothing writes to them).
+        for (const w of waiters[i]!) w.resolve(row !== null && typeof row === 'object' ? { ...row } : row);
+      } else {
+        const err = Object.assign(new Error(o.message), { code: o.code });
+        for (const w of waiters[i]!) w.reject(err);
+      }
     });
   }
 
   private fail(err: Error): void {
     this.broken ??= err;
-    for (const waiters of this.sent.values()) for (const w of waiters) w.reject(this.broken);
+    for (const batch of this.sent.values()) for (const waiters of batch) for (const w of waiters) w.reject(this.broken);
     this.sent.clear();
   }
 
