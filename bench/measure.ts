@@ -10,6 +10,8 @@ export interface Target {
   base: string;
   /** The processes whose CPU an answer of this target costs (the service, and its database server); none: not measured. */
   cpuPids?: () => number[];
+  /** Processes that stand in for the setting measured (the link's forwarder), whose CPU is counted apart. */
+  emulatorPids?: () => number[];
 }
 
 export interface Sample extends LoadResult {
@@ -19,6 +21,8 @@ export interface Sample extends LoadResult {
   rep: number;
   /** CPU of the target's processes per answer, in µs; NaN when not measured. */
   cpuPerResponse: number;
+  /** CPU of its emulator processes per answer, in µs; NaN when it has none. */
+  emulatorCpuPerResponse: number;
 }
 
 /** The load generator against a constant answer: what it can send at most, per connection count. */
@@ -69,10 +73,13 @@ export async function measureAll(plan: Plan): Promise<Sample[]> {
           const requests = await plan.requests(scenario, target);
           const pids = target.cpuPids?.() ?? [];
           const cpuUsed = cpuSince(pids);
+          const emulator = target.emulatorPids?.() ?? [];
+          const emulatorUsed = cpuSince(emulator);
           const r = await runLoad(plan.generator, target.base, requests, connections, plan.seconds, scenario.expect);
           if (pids.length > 0 && plan.cpuSettleMs !== undefined) await new Promise((done) => setTimeout(done, plan.cpuSettleMs));
           const cpuPerResponse = pids.length > 0 && r.responses > 0 ? cpuUsed() / r.responses : NaN;
-          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse });
+          const emulatorCpuPerResponse = emulator.length > 0 && r.responses > 0 ? emulatorUsed() / r.responses : NaN;
+          samples.push({ ...r, scenario: scenario.name, target: target.name, connections, rep, cpuPerResponse, emulatorCpuPerResponse });
           byTarget.set(target.name, [...(byTarget.get(target.name) ?? []), r.rps]);
           if (r.unexpected > 0) plan.log(`  invalid: ${scenario.name} on ${target.name}: ${r.unexpected} answers were not ${scenario.expect} or failed (of ${r.responses})`);
         }

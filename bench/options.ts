@@ -22,7 +22,7 @@ export interface BenchOptions {
   /** Also serve each store with ACCESS_LOG=off, measured in the same rotation, to price the access log. */
   accessLogAb: boolean;
   /** Also serve each store with the list page cache off, measured in the same rotation: what a page costs when it is read. */
-  pageCacheAb: boolean;
+  cacheAb: boolean;
   /** Threads of the load generator (wrk). */
   wrkThreads: number;
   /** Also serve PostgreSQL from a network namespace whose link to the database has this round trip (ms); 0: off. */
@@ -38,7 +38,7 @@ const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128
 
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
                       [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
-                      [--access-log-ab] [--page-cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']`;
+                      [--access-log-ab] [--cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -72,7 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cpu-prof': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'access-log-ab': { type: 'boolean', default: false },
-      'page-cache-ab': { type: 'boolean', default: false },
+      'cache-ab': { type: 'boolean', default: false },
       'wrk-threads': { type: 'string', default: '1' },
       'pg-link': { type: 'string' },
       'pg-serve-args': { type: 'string', default: '' },
@@ -102,7 +102,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProf: values['cpu-prof'],
     keep: values.keep,
     accessLogAb: values['access-log-ab'],
-    pageCacheAb: values['page-cache-ab'],
+    cacheAb: values['cache-ab'],
     wrkThreads: Math.round(positive('wrk-threads', values['wrk-threads'])),
     pgLinkMs: values['pg-link'] === undefined ? 0 : positive('pg-link', values['pg-link']),
     pgServeArgs: values['pg-serve-args'].split(' ').filter((a) => a !== ''),

@@ -25,6 +25,8 @@ export interface PgLink {
   databaseUrl(url: string): string;
   /** The measured round trip of a `SELECT 1` across the link less the same on loopback, ms. */
   rttMs?: number;
+  /** The forwarder's process (its CPU is the emulation's, not the service's). */
+  forwarderPid(): number | undefined;
   /** Removes the namespace, its links and the forwarder. */
   close(): Promise<void>;
 }
@@ -82,6 +84,7 @@ export async function openPgLink(oneWayDelayUs: number, pgPort: number, cacheDir
     return {
       prefix: ['ip', 'netns', 'exec', ns],
       serviceHost: net(6),
+      forwarderPid: () => forwarder?.pid,
       databaseUrl: (url) => {
         const u = new URL(url);
         u.hostname = net(1);

@@ -53,8 +53,8 @@ export function formatTable(rows: Row[]): string {
 /** Name suffix of a store served with ACCESS_LOG=off (npm run bench -- --access-log-ab). */
 export const NO_ACCESS_LOG = '-nolog';
 
-/** Name suffix of a store served with the list page cache off (npm run bench -- --page-cache-ab). */
-export const NO_PAGE_CACHE = '-nocache';
+/** Name suffix of a store served with the list page cache and kept answers off (npm run bench -- --cache-ab). */
+export const NO_CACHE = '-nocache';
 
 /** Name suffix of PostgreSQL served from a network namespace across a delayed link (npm run bench -- --pg-link MS). */
 export const PG_LINK = '-link';
@@ -78,7 +78,7 @@ export function formatLinkLines(rows: Row[], linkMs: number, rttMs: number | und
     const verdict = targeted ? `target ≥ 0.80 and p99 ≤ local + 3 ms ${r.invalid || local.invalid ? 'INVALID' : pass ? 'PASS' : 'FAIL'}` : 'no target';
     out.push(
       `LINK ${r.scenario} c${r.connections} ${share.toFixed(2)}  (req/s ${Math.round(r.rps)} across vs ${Math.round(local.rps)} local, per repetition ${paired.map((x) => x.toFixed(2)).join('/')}; ` +
-        `p99 ${r.p99.toFixed(2)} vs ${local.p99.toFixed(2)} ms; ${verdict})`,
+        `p99 ${r.p99.toFixed(2)} vs ${local.p99.toFixed(2)} ms; CPU per answer ${Math.round(r.cpuPerResponse)} vs ${Math.round(local.cpuPerResponse)} µs, forwarder ${Math.round(r.emulatorCpuPerResponse)} µs more; ${verdict})`,
     );
   }
   return out.join('\n');

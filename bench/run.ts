@@ -28,7 +28,7 @@ import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
 import { measureLinkRtt, openPgLink, type PgLink } from './pg-link.js';
-import { NO_ACCESS_LOG, NO_PAGE_CACHE, PG_LINK, calibrationVerdicts, formatCalibration, formatLines, formatLinkLines, formatTable, type StoreFacts } from './report.js';
+import { NO_ACCESS_LOG, NO_CACHE, PG_LINK, calibrationVerdicts, formatCalibration, formatLines, formatLinkLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
 
 const CEILING = 'ceiling';
@@ -70,6 +70,7 @@ try {
   const captured: CapturedResponse[] = [];
   /** Per target name, the processes an answer costs CPU in. */
   const cpuPids = new Map<string, () => number[]>();
+  const emulatorPids = new Map<string, () => number[]>();
   const pidsOf = (kind: string, pid: number) => (): number[] => (kind === 'postgres' ? [pid, ...postgresPids()] : [pid]);
   const m = dataset.manifest;
   for (const kind of opts.stores) {
@@ -132,13 +133,14 @@ try {
       log(`${kind}${PG_LINK}: service in the namespace answered ${twin.startupMs.toFixed(0)} ms after spawn`);
       sides.push({ ...side, name: `${kind}${PG_LINK}`, base: twin.base, etags: new Map(), etagMinute: -1 });
       cpuPids.set(`${kind}${PG_LINK}`, pidsOf(kind, twin.pid));
+      emulatorPids.set(`${kind}${PG_LINK}`, () => [link.forwarderPid()].filter((p): p is number => p !== undefined));
     }
-    if (opts.pageCacheAb) {
-      // The same store with every list page read from the store: what a page costs when it is not in memory.
-      const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, [], ['--list-page-cache-mb', '0']);
+    if (opts.cacheAb) {
+      // The same store with nothing kept in memory: every list page and record answer read from the store and rendered.
+      const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, [], ['--list-page-cache-mb', '0', '--answer-cache-mb', '0']);
       stoppers.unshift(() => twin.stop());
-      sides.push({ ...side, name: `${kind}${NO_PAGE_CACHE}`, base: twin.base, etags: new Map(), etagMinute: -1 });
-      cpuPids.set(`${kind}${NO_PAGE_CACHE}`, pidsOf(kind, twin.pid));
+      sides.push({ ...side, name: `${kind}${NO_CACHE}`, base: twin.base, etags: new Map(), etagMinute: -1 });
+      cpuPids.set(`${kind}${NO_CACHE}`, pidsOf(kind, twin.pid));
     }
   }
   const dataFile = join(runDir, 'ceiling.bin');
@@ -159,12 +161,12 @@ try {
     generator: { threads: opts.wrkThreads, dir: runDir },
     targets: [
       { name: CEILING, base: ceiling.base, cpuPids: () => [ceiling.pid] },
-      ...sides.map((s) => ({ name: s.name, base: s.base, cpuPids: cpuPids.get(s.name) })),
+      ...sides.map((s) => ({ name: s.name, base: s.base, cpuPids: cpuPids.get(s.name), emulatorPids: emulatorPids.get(s.name) })),
     ],
     requests: (s, t) => lists.get(s, t),
     log,
     // The access log flushes every 250 ms: its last batch of a window is paid in that window.
-    cpuSettleMs: opts.accessLogAb || opts.pageCacheAb ? 300 : undefined,
+    cpuSettleMs: opts.accessLogAb || opts.cacheAb ? 300 : undefined,
   };
   const count = scenarios.length * opts.connections.length * opts.reps * plan.targets.length;
   log(`measuring: ${count} runs of ${opts.duration} s (${scenarios.length} scenarios × ${opts.connections.join('/')} connections × ${opts.reps} reps × ${plan.targets.length} targets)`);

@@ -17,6 +17,8 @@ export interface Row {
   p99: number;
   /** Median CPU per answer of the service's processes, PostgreSQL's included (µs). */
   cpuPerResponse: number;
+  /** CPU per answer of the processes emulating the setting (the link's forwarder); NaN when none. */
+  emulatorCpuPerResponse: number;
   /** Median CPU per answer of the ceiling server (µs). */
   ceilingCpuPerResponse: number;
   /** Median CPU per answer of the load generator while it drove the service (µs). */
@@ -83,6 +85,7 @@ export function summarise(samples: Sample[], ceilingName: string): Row[] {
       clientCpuPerResponse: median(group.map((s) => s.clientCpuPerResponse)),
       ceilingClientCpuPerResponse: median(ceiling.map((s) => s.clientCpuPerResponse)),
       repsCpu: group.map((s) => s.cpuPerResponse),
+      emulatorCpuPerResponse: median(group.map((s) => s.emulatorCpuPerResponse)),
       bytesPerResponse: median(group.map((s) => s.bytesPerResponse)),
       spread: spread(rps),
       ceilingSpread: spread(ceilingRps),
