@@ -6,7 +6,7 @@
  */
 import { storableText } from '../contract/storable-text.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexFailure, AccessLogIndexListener, AccessLogQuery } from './access-log.js';
-import { AccessLogChunk, entryOf, type StoredEntry } from './chunk.js';
+import { AccessLogChunk, entriesOf, type StoredEntry } from './chunk.js';
 
 /** A batch row as read back. */
 export interface BatchRow {
@@ -118,11 +118,10 @@ export async function gatherEntries(
         return kept.map((g) => g.entry);
       }
       const id = Number(row.id);
-      (JSON.parse(row.entries) as StoredEntry[]).forEach((stored, position) => {
-        const at = stored[0];
+      entriesOf(JSON.parse(row.entries) as StoredEntry[], row.project).forEach((entry, position) => {
+        const at = entry.at;
         if (q.since !== undefined && at < q.since) return;
         if (q.until !== undefined && at >= q.until) return;
-        const entry = entryOf(stored, row.project);
         // A record's reads are those that asked for it and those whose answer returned it.
         if (q.recordId !== undefined && entry.recordId !== q.recordId && !(entry.records?.includes(q.recordId) ?? false)) return;
         kept.push({ entry, batch: id, position });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from './access-log.js';
-import { AccessLogChunk, entryOf, type StoredEntry } from './chunk.js';
+import { AccessLogChunk, entriesOf, type StoredEntry } from './chunk.js';
 import { storableText } from '../contract/storable-text.js';
 
 const entryArb: fc.Arbitrary<AccessLogEntry> = fc.record({
@@ -33,10 +33,8 @@ describe('AccessLogChunk', () => {
           const stored = JSON.parse(b.entries) as StoredEntry[];
           const text = (v: string | null): string | null => (v === null ? null : storableText(v));
           const returned = (e: AccessLogEntry): string[] => (e.records ?? []).map(storableText);
-          expect(stored).toEqual(
-            own.map((e) => [e.at, e.keyId, e.route, text(e.recordId), e.status, text(e.requestId), e.client, ...(returned(e).length > 0 ? [returned(e)] : [])]),
-          );
-          expect(stored.map((s) => entryOf(s, b.project))).toEqual(own.map((e) => ({ ...e, recordId: text(e.recordId), requestId: text(e.requestId)!, records: returned(e).length > 0 ? returned(e) : undefined })));
+          expect(stored.map((s) => s.slice(0, 7))).toEqual(own.map((e) => [e.at, e.keyId, e.route, text(e.recordId), e.status, text(e.requestId), e.client]));
+          expect(entriesOf(stored, b.project)).toEqual(own.map((e) => ({ ...e, recordId: text(e.recordId), requestId: text(e.requestId)!, records: returned(e).length > 0 ? returned(e) : undefined })));
           const times = own.map((e) => e.at).sort();
           expect([b.firstAt, b.lastAt]).toEqual([times[0], times.at(-1)]);
           expect(JSON.parse(b.records)).toEqual([...new Set(own.flatMap((e) => [...(e.recordId === null ? [] : [storableText(e.recordId)]), ...returned(e)]))]);
@@ -75,7 +73,7 @@ describe('AccessLogChunk', () => {
     const [batch] = chunk.batches();
     const stored = JSON.parse(batch!.entries) as StoredEntry[];
     expect(stored.map((s) => s.slice(7))).toEqual([[7], [['e-1', 'e-2']], [3, ['e-3']], []]);
-    expect(stored.map((s) => entryOf(s, 'p'))).toEqual([
+    expect(entriesOf(stored, 'p')).toEqual([
       { ...base, status: 429, count: 7 },
       { ...base, status: 200, records: ['e-1', 'e-2'] },
       { ...base, status: 200, count: 3, records: ['e-3'] },
@@ -84,19 +82,18 @@ describe('AccessLogChunk', () => {
     expect(JSON.parse(batch!.records)).toEqual(['e-1', 'e-2', 'e-3']);
   });
 
-  it('stores the whole list in every entry that returned the same array of keys (a page served again), and each key once in the batch', () => {
+  it('stores a list of keys once per batch: an entry that returned the same keys again (a page served again) points to the first, and each key is once in the batch', () => {
     const chunk = new AccessLogChunk();
     const base = { at: '2026-03-01T10:00:00.000Z', keyId: 'k', project: 'p', route: '/v1/alerts', recordId: null, status: 200, requestId: 'r', client: 'c' };
     const page = ['a-1', 'a-2', 'lone\ud800'];
     chunk.add({ ...base, records: page });
     chunk.add({ ...base, records: page });
     chunk.add({ ...base, records: ['a-2', 'a-3'] });
+    chunk.add({ ...base, records: [...page] });
     const [batch] = chunk.batches();
-    expect((JSON.parse(batch!.entries) as StoredEntry[]).map((s) => s[7])).toEqual([
-      ['a-1', 'a-2', 'lone\ufffd'],
-      ['a-1', 'a-2', 'lone\ufffd'],
-      ['a-2', 'a-3'],
-    ]);
+    const stored = JSON.parse(batch!.entries) as StoredEntry[];
+    expect(stored.map((s) => s[7])).toEqual([['a-1', 'a-2', 'lone\ufffd'], { as: 0 }, ['a-2', 'a-3'], { as: 0 }]);
+    expect(entriesOf(stored, 'p').map((e) => e.records)).toEqual([['a-1', 'a-2', 'lone\ufffd'], ['a-1', 'a-2', 'lone\ufffd'], ['a-2', 'a-3'], ['a-1', 'a-2', 'lone\ufffd']]);
     expect(JSON.parse(batch!.records)).toEqual(['a-1', 'a-2', 'lone\ufffd', 'a-3']);
   });
 
@@ -116,7 +113,7 @@ describe('AccessLogChunk', () => {
 
   it('reads entries of a batch written before returned records were kept: seven slots, and a summary’s eighth', () => {
     const old = '[["2026-03-01T10:00:00.000Z","k","/v1/alerts/:id","a-1",200,"r1","127.0.0.1"],["2026-03-01T10:00:01.000Z","k","/v1/alerts/:id",null,429,"","127.0.0.1",12]]';
-    const entries = (JSON.parse(old) as StoredEntry[]).map((s) => entryOf(s, 'p'));
+    const entries = entriesOf(JSON.parse(old) as StoredEntry[], 'p');
     expect(entries).toEqual([
       { at: '2026-03-01T10:00:00.000Z', keyId: 'k', project: 'p', route: '/v1/alerts/:id', recordId: 'a-1', status: 200, requestId: 'r1', client: '127.0.0.1' },
       { at: '2026-03-01T10:00:01.000Z', keyId: 'k', project: 'p', route: '/v1/alerts/:id', recordId: null, status: 429, requestId: '', client: '127.0.0.1', count: 12 },

@@ -7,23 +7,34 @@
 import { storableText } from '../contract/storable-text.js';
 import type { AccessLogBatch, AccessLogEntry } from './access-log.js';
 
+/** An answer that returned the same records as an earlier entry of its batch: that entry's position. */
+export interface SameRecords {
+  as: number;
+}
+
 /**
  * One entry as stored inside a batch: [at, keyId, route, recordId, status, requestId, client],
  * then optional slots told apart by type, so batches written before any of them still read: a
- * summary entry's count (a number), the keys of the records an answer returned (an array).
+ * summary entry's count (a number), the keys of the records an answer returned (an array), or
+ * where in the batch those keys are written already (SameRecords: a list page read again).
  */
-export type StoredEntry = [string, string | null, string, string | null, number, string, string, ...(number | string[])[]];
+export type StoredEntry = [string, string | null, string, string | null, number, string, string, ...(number | string[] | SameRecords)[]];
 
-/** The entry a stored one stands for, in its batch's project. */
-export function entryOf(stored: StoredEntry, project: string): AccessLogEntry {
-  const [at, keyId, route, recordId, status, requestId, client] = stored;
-  const entry: AccessLogEntry = { at, keyId, project, route, recordId, status, requestId, client };
-  for (let i = 7; i < stored.length; i++) {
-    const extra = stored[i];
-    if (typeof extra === 'number') entry.count = extra;
-    else if (Array.isArray(extra)) entry.records = extra;
+/** The entries a batch's stored ones stand for, in its project. */
+export function entriesOf(stored: readonly StoredEntry[], project: string): AccessLogEntry[] {
+  const out: AccessLogEntry[] = [];
+  for (const s of stored) {
+    const [at, keyId, route, recordId, status, requestId, client] = s;
+    const entry: AccessLogEntry = { at, keyId, project, route, recordId, status, requestId, client };
+    for (let i = 7; i < s.length; i++) {
+      const extra = s[i];
+      if (typeof extra === 'number') entry.count = extra;
+      else if (Array.isArray(extra)) entry.records = extra;
+      else if (typeof extra === 'object' && extra !== null) entry.records = out[extra.as]?.records;
+    }
+    out.push(entry);
   }
-  return entry;
+  return out;
 }
 
 /** Comma-separated JSON values in a growing buffer whose bytes live outside the JS heap. */
@@ -62,6 +73,9 @@ class ProjectPart {
   /** The batch's record ids, each once (`seen` holds the strings the entries already carry). */
   readonly records = new OffHeapList(1024);
   readonly seen = new Set<string>();
+  /** Entries encoded so far, and where each list of returned keys was first written: a page served again refers to it. */
+  entryCount = 0;
+  readonly listAt = new Map<string, number>();
   constructor(
     public firstAt: string,
     public lastAt: string,
@@ -90,12 +104,20 @@ export class AccessLogChunk {
     const stored: StoredEntry = [e.at, e.keyId, storableText(e.route), recordId, e.status, storableText(e.requestId), storableText(e.client)];
     if (e.count !== undefined) stored.push(e.count);
     if (recordId !== null) this.bytes += noteRecord(part, recordId);
+    const position = part.entryCount++;
     if (e.records === undefined || e.records.length === 0) {
       this.bytes += part.entries.add(JSON.stringify(stored));
     } else {
       const { json, ids } = returnedOf(e.records);
-      this.bytes += part.entries.add(`${JSON.stringify(stored).slice(0, -1)},${json}]`);
-      for (const id of ids) this.bytes += noteRecord(part, id);
+      const first = part.listAt.get(json);
+      if (first !== undefined) {
+        // The same page again: a few bytes instead of its keys (a busy inbox writes megabytes a second otherwise).
+        this.bytes += part.entries.add(`${JSON.stringify(stored).slice(0, -1)},{"as":${first}}]`);
+      } else {
+        part.listAt.set(json, position);
+        this.bytes += part.entries.add(`${JSON.stringify(stored).slice(0, -1)},${json}]`);
+        for (const id of ids) this.bytes += noteRecord(part, id);
+      }
     }
     this.count++;
   }

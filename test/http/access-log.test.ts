@@ -103,6 +103,16 @@ describe('access log', () => {
     expect((await entries(A, 2, EXECUTIONS_OF.toLowerCase())).filter((e) => e.route === route).map((e) => e.requestId)).toEqual(['executions-1', 'executions-2']);
   });
 
+  it('names the returned records of every read of a page served again and again, each under its own request', async () => {
+    const path = `/v1/customers/${EXECUTIONS_OF}/scenario-executions?limit=4&order=desc`;
+    const ids: string[][] = [];
+    // One after another, so the writer's batch holds them together: later ones point to the first.
+    for (let i = 0; i < 5; i++) ids.push(((await (await get(path, keyA.key, `again-${i}`)).json()) as { execution_id: string }[]).map((e) => e.execution_id));
+    for (const page of ids) expect(page).toEqual(ids[0]);
+    const seen = (await entries(A, 5, ids[0]![2])).filter((e) => e.requestId.startsWith('again-'));
+    expect(seen.map((e) => [e.requestId, e.records])).toEqual(ids.map((page, i) => [`again-${i}`, page]));
+  });
+
   it('stores no returned records for a refused list request, nor for a HEAD answer, which sends none', async () => {
     const path = `/v1/customers/${EXECUTIONS_OF}/scenario-executions`;
     await (await get(path, keyB.key, 'executions-other-project')).arrayBuffer(); // 404: not B's customer
