@@ -6,6 +6,7 @@ import { storeOptionsOf } from '../config/load-config.js';
 import type { Config } from '../config/settings.js';
 import { healthRoutes } from '../http/health.js';
 import { metricsRoute, startMetricsServer } from '../http/metrics-exposure.js';
+import { AnswerCache } from '../http/answer-cache.js';
 import { countCuts, countIndexFailures, countRejections, createMetrics, hasPoolStats, listPageCacheObserver, requestMetrics, storeObserver, watchPool } from '../http/metrics.js';
 import { openApiRoutes } from '../http/routes/openapi.js';
 import type { CutReason } from '../http/connection-guard.js';
@@ -74,7 +75,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     limits: serverLimitsOf(config, countCuts(metrics)),
     corsOrigins: config.corsOrigins,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
-    answerCacheBytes: config.answerCacheMb * 1024 * 1024,
+    answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, (kind, outcome) => metrics.answerCache.inc({ kind, outcome })),
     ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel },
     plugins: [
       requestMetrics(metrics),

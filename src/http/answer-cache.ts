@@ -24,6 +24,12 @@ export interface KeptAnswer {
   readonly jsonLength: number;
 }
 
+/** How a read by id went: its kept answer sent (hit), none kept (miss), or one kept for an older version or expiry (stale). */
+export type AnswerOutcome = 'hit' | 'miss' | 'stale';
+
+/** Told of each read by id (metrics). */
+export type AnswerCacheObserver = (kind: RecordKind, outcome: AnswerOutcome) => void;
+
 /** What identifies a kept answer: the record, the key's view of it, the negotiated encoding. */
 export function answerKey(kind: RecordKind, project: string, id: string, viewBits: number, encoding: Encoding): string {
   return `${kind}\0${project}\0${id}\0${viewBits}\0${encoding}`;
@@ -33,7 +39,11 @@ export function answerKey(kind: RecordKind, project: string, id: string, viewBit
 export class AnswerCache {
   private readonly lru: LRUCache<string, KeptAnswer> | undefined;
 
-  constructor(maxBytes: number) {
+  constructor(
+    maxBytes: number,
+    /** Told of each read's outcome. */
+    readonly observe: AnswerCacheObserver = () => undefined,
+  ) {
     // Entries past a quarter of the budget are not kept: one huge record must not empty it.
     this.lru = maxBytes > 0 ? new LRUCache({ maxSize: maxBytes, maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)), sizeCalculation: (a) => a.bytes.length + 200 }) : undefined;
   }

@@ -21,6 +21,7 @@ export interface Metrics {
   rateLimiterFailOpen: Counter;
   accessLogIndexFailures: Counter<'scope'>;
   listPageCache: Counter<'list' | 'outcome'>;
+  answerCache: Counter<'kind' | 'outcome'>;
   connectionsCut: Counter<'reason'>;
 }
 
@@ -84,6 +85,12 @@ export function createMetrics(): Metrics {
       name: 'crs_list_page_cache_total',
       help: 'list pages asked of the page cache, by list (alerts, companies, executions, alert-counts) and outcome (hit; miss; stale: the project changed since it was read)',
       labelNames: ['list', 'outcome'] as const,
+      registers,
+    }),
+    answerCache: new Counter({
+      name: 'crs_answer_cache_total',
+      help: 'company and alert reads by id, by kind (company, alert) and outcome (hit: the kept answer sent; miss: none kept; stale: the record or its signed URLs changed since it was kept)',
+      labelNames: ['kind', 'outcome'] as const,
       registers,
     }),
     connectionsCut: new Counter({

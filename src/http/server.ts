@@ -53,8 +53,8 @@ export interface ServerDeps {
   corsOrigins?: readonly string[];
   /** The built analyst console served at /console (default dist/console). */
   consoleDir?: string;
-  /** Memory for company and alert answers kept as sent (see AnswerCache); the setting's default when absent. */
-  answerCacheBytes?: number;
+  /** Company and alert answers kept as sent; one of the setting's default size when absent. */
+  answers?: AnswerCache;
   /** Pushed records (POST /records): the largest body after decoding, and the zlib level stored; the settings' defaults when absent. */
   ingest?: { maxBytes: number; gzipLevel: number | null };
 }
@@ -207,7 +207,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     files: deps.files,
     cacheControl: deps.cacheControl,
     secret,
-    answers: new AnswerCache(deps.answerCacheBytes ?? SETTINGS.answerCacheMb.default * 1024 * 1024),
+    answers: deps.answers ?? new AnswerCache(SETTINGS.answerCacheMb.default * 1024 * 1024),
   };
   companyDetailsRoute(routeDeps);
   companiesListRoute(routeDeps);

@@ -145,6 +145,18 @@ describe('metrics exposure', () => {
     }
   });
 
+  it('counts reads by id served from a kept answer apart from those read afresh', async () => {
+    const svc = await start({ METRICS_PORT: '0' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${svc.url}/v1/alerts/${ALERT}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      const text = await (await fetch(`${svc.metricsUrl}/metrics`)).text();
+      expect(text).toContain('crs_answer_cache_total{kind="alert",outcome="miss"} 1');
+      expect(text).toContain('crs_answer_cache_total{kind="alert",outcome="hit"} 2');
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('counts rate limit rejections', async () => {
     const svc = await start({ METRICS_PORT: '0', RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SECOND: '0.001' });
     try {

@@ -35,9 +35,13 @@ export async function serveRecord(deps: RouteDeps, request: FastifyRequest, repl
     if (etag === undefined) deps.answers.delete(key);
     else {
       const current = deps.answers.current(key, etag, kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now()));
-      if (current !== undefined) return sendSent(request, reply, current, { cacheControl: deps.cacheControl, charge: reader.charge });
+      if (current !== undefined) {
+        deps.answers.observe(kind, 'hit');
+        return sendSent(request, reply, current, { cacheControl: deps.cacheControl, charge: reader.charge });
+      }
     }
   }
+  if (deps.answers.enabled) deps.answers.observe(kind, kept === undefined ? 'miss' : 'stale');
   const stored = await (kind === 'company' ? reader.getCompany(id, encoding) : reader.getAlert(id, encoding));
   if (stored === undefined) throw new ServiceError('not_found', `no ${kind} with this id`);
   await sendRecord(deps, request, reply, reader, stored, encoding, kind, key);
