@@ -21,7 +21,7 @@ export interface BenchOptions {
   keep: boolean;
   /** Also serve each store with ACCESS_LOG=off, measured in the same rotation, to price the access log. */
   accessLogAb: boolean;
-  /** Also serve each store with the list page cache off, measured in the same rotation: what a page costs when it is read. */
+  /** Also serve each store with the list page cache and kept answers off, measured in the same rotation: what a page or record costs when it is read and rendered. */
   cacheAb: boolean;
   /** Threads of the load generator (wrk). */
   wrkThreads: number;

@@ -35,6 +35,11 @@ export function answerKey(kind: RecordKind, project: string, id: string, viewBit
   return `${kind}\0${project}\0${id}\0${viewBits}\0${encoding}`;
 }
 
+/** True when `kept` was made from this content ETag and signed-URL expiry bucket, so it is the answer a fresh render would give. */
+export function madeFrom(kept: KeptAnswer, etag: string, expires: number | undefined): boolean {
+  return kept.etag === etag && kept.expires === expires;
+}
+
 /** The kept answers of one process, within a memory budget (least recently used go first). */
 export class AnswerCache {
   private readonly lru: LRUCache<string, KeptAnswer> | undefined;
@@ -60,7 +65,7 @@ export class AnswerCache {
   /** The answer kept under `key` if it was made from this content ETag and expiry bucket. */
   current(key: string, etag: string, expires: number | undefined): KeptAnswer | undefined {
     const kept = this.lru?.get(key);
-    return kept !== undefined && kept.etag === etag && kept.expires === expires ? kept : undefined;
+    return kept !== undefined && madeFrom(kept, etag, expires) ? kept : undefined;
   }
 
   set(key: string, answer: KeptAnswer): void {
@@ -69,10 +74,5 @@ export class AnswerCache {
 
   delete(key: string): void {
     this.lru?.delete(key);
-  }
-
-  /** Bytes held now. */
-  get heldBytes(): number {
-    return this.lru?.calculatedSize ?? 0;
   }
 }

@@ -9,7 +9,7 @@ import { FIELD_CLASSES } from '../../contract/field-classes.js';
 import type { AccessDeps, ProjectReader } from '../access.js';
 import type { Encoding } from '../accept.js';
 import { sendAnswer, sendSent } from '../respond.js';
-import { answerKey, type AnswerCache } from '../answer-cache.js';
+import { answerKey, madeFrom, type AnswerCache } from '../answer-cache.js';
 
 /** What the record routes share. */
 export interface RouteDeps {
@@ -34,10 +34,9 @@ export async function serveRecord(deps: RouteDeps, request: FastifyRequest, repl
     const etag = await reader.etagOf(kind, id);
     if (etag === undefined) deps.answers.delete(key);
     else {
-      const current = deps.answers.current(key, etag, kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now()));
-      if (current !== undefined) {
+      if (madeFrom(kept, etag, kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now()))) {
         deps.answers.observe(kind, 'hit');
-        return sendSent(request, reply, current, { cacheControl: deps.cacheControl, charge: reader.charge });
+        return sendSent(request, reply, kept, { cacheControl: deps.cacheControl, charge: reader.charge });
       }
     }
   }
