@@ -1,4 +1,5 @@
 /** The printed report: one table, then RATIO, IMPORT and STARTUP lines for scripts to grep. */
+import type { ImportFloor } from './import-floor.js';
 import type { Calibration } from './measure.js';
 import { median, type Row } from './summary.js';
 import { REFERENCE_CONNECTIONS, catchUpVerdict, importVerdict, startupVerdict, verdictOf, verdictText } from './targets.js';
@@ -7,6 +8,8 @@ export interface StoreFacts {
   store: string;
   recordsPerSecond: number;
   peakRssMb: number | undefined;
+  /** What no import of this data set can skip, measured in the same run. */
+  floor?: ImportFloor;
   startupMs: number;
   /** The change feed read from the start by one consumer per project. */
   feed?: { changes: number; seconds: number };
@@ -111,7 +114,10 @@ export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): st
         `per repetition median ${pct1(median(paired))}, ${pct1(paired[0]!)} to ${pct1(paired.at(-1)!)}${cpu}; target ≤ 10% ${cost <= 0.1 ? 'PASS' : 'FAIL'})`,
     );
   }
-  for (const f of facts) out.push(`IMPORT ${f.store} ${Math.round(f.recordsPerSecond)} ${f.peakRssMb === undefined ? '-' : Math.round(f.peakRssMb)}  (${importVerdict(f.store, f.recordsPerSecond, f.peakRssMb)})`);
+  for (const f of facts) {
+    const floor = f.floor === undefined ? '' : `floor ${Math.round(f.floor.recordsPerSecond)} records/s, ${(f.recordsPerSecond / f.floor.recordsPerSecond).toFixed(2)} of it; `;
+    out.push(`IMPORT ${f.store} ${Math.round(f.recordsPerSecond)} ${f.peakRssMb === undefined ? '-' : Math.round(f.peakRssMb)}  (${floor}${importVerdict(f.recordsPerSecond, f.floor?.recordsPerSecond, f.peakRssMb)})`);
+  }
   for (const f of facts) {
     if (f.feed !== undefined) out.push(`CATCHUP ${f.store} ${Math.round(f.feed.changes / f.feed.seconds)}  (${f.feed.changes} changes in ${f.feed.seconds.toFixed(2)} s from the start; ${catchUpVerdict(f.feed.changes / f.feed.seconds)})`);
   }
