@@ -29,6 +29,8 @@ export interface BenchOptions {
   pgLinkMs: number;
   /** Extra arguments of every PostgreSQL service (e.g. `--pg-pool-size 20`), split on spaces. */
   pgServeArgs: string[];
+  /** Add the run to bench/results/history.ndjson and redraw the scale's history chart. */
+  history: boolean;
 }
 
 // Small is 144 runs (16 scenarios × 3 reps × 3 targets) and must stay a few minutes in CI, so it
@@ -38,7 +40,8 @@ const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128
 
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
                       [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
-                      [--access-log-ab] [--cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']`;
+                      [--access-log-ab] [--cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']
+                      [--no-history]`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -76,6 +79,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'wrk-threads': { type: 'string', default: '1' },
       'pg-link': { type: 'string' },
       'pg-serve-args': { type: 'string', default: '' },
+      'no-history': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -106,5 +110,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     wrkThreads: Math.round(positive('wrk-threads', values['wrk-threads'])),
     pgLinkMs: values['pg-link'] === undefined ? 0 : positive('pg-link', values['pg-link']),
     pgServeArgs: values['pg-serve-args'].split(' ').filter((a) => a !== ''),
+    history: !values['no-history'],
   };
 }

@@ -14,6 +14,7 @@ import { writeCeilingData, type CapturedResponse } from './ceiling-data.js';
 import { ratioChart } from './chart.js';
 import { ensureDataset } from './dataset.js';
 import { closeAgent } from './http-get.js';
+import { appendHistory, historyChart, historyEntry, readHistory } from './history.js';
 import { floorOf, measureInsert, sampleLines, type ImportFloor, type SampledLines } from './import-floor.js';
 import { createKeys, importDataset, type ImportResult } from './import-store.js';
 import { machineInfo } from './machine.js';
@@ -209,6 +210,14 @@ try {
   );
   writeFileSync(`${base}.svg`, ratioChart(rows, `compliance-read bench, ${opts.scale} scale, ${stamp}`));
   log(`wrote ${base}.json and ${base}.svg`);
+  if (opts.history) {
+    const historyFile = join(resultsDir, 'history.ndjson');
+    const run = { startedAt: stamp, scale: opts.scale, build: build.hash, reps: opts.reps, duration: opts.duration, calibrationValid: verdicts.every((v) => v.pass), calibrationFactor: Math.min(...verdicts.map((v) => v.headroom)) };
+    appendHistory(historyFile, historyEntry(run, rows, imports, floors, catchUps));
+    const chart = join(resultsDir, `history-${opts.scale}.svg`);
+    writeFileSync(chart, historyChart(readHistory(historyFile), opts.scale));
+    log(`added the run to ${historyFile} and drew ${chart}`);
+  }
 } finally {
   for (const stop of stoppers) await stop().catch(() => undefined);
   if (!opts.keep) {
