@@ -243,8 +243,9 @@ export class SqliteStore implements Store {
   }
 
   /** One record by its key: on the read thread when there is one; failures translated as on this connection. */
-  private async readRecord(operation: string, sql: string, project: string, key: string): Promise<RecordBytes | undefined> {
-    const thread = this.reads();
+  private async readRecord(operation: string, sql: string, project: string, key: string, fields: ReadFields): Promise<RecordBytes | undefined> {
+    // A read of the etag alone (a kept answer's check) moves no bytes: the hop to the thread costs more than the lookup.
+    const thread = Object.keys(fields).length === 0 ? undefined : this.reads();
     let row: unknown;
     if (thread === undefined) row = guardedSync(operation, () => this.stmt(sql).get(project, key));
     else {
@@ -258,11 +259,11 @@ export class SqliteStore implements Store {
   }
 
   async getCompany(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
-    return this.readRecord('getCompany', COMPANY_SQL(fields), project, key);
+    return this.readRecord('getCompany', COMPANY_SQL(fields), project, key, fields);
   }
 
   async getAlert(project: string, key: string, fields: ReadFields = ALL_FIELDS): Promise<RecordBytes | undefined> {
-    return this.readRecord('getAlert', ALERT_SQL(fields), project, key);
+    return this.readRecord('getAlert', ALERT_SQL(fields), project, key, fields);
   }
 
   async customerKnown(project: string, customerKey: string): Promise<boolean> {
