@@ -29,6 +29,8 @@ export interface BenchOptions {
   pgLinkMs: number;
   /** Extra arguments of every PostgreSQL service (e.g. `--pg-pool-size 20`), split on spaces. */
   pgServeArgs: string[];
+  /** Also serve each store by a node started with these flags (rows `<store>-node`), in the same rotation; empty: off. */
+  nodeAb: string[];
   /** Add the run to bench/results/history.ndjson and redraw the scale's history chart. */
   history: boolean;
 }
@@ -41,7 +43,7 @@ const DEFAULT_CONNECTIONS: Record<Scale, string> = { small: '32', large: '32,128
 export const USAGE = `usage: npm run bench -- [--scale small|large] [--stores sqlite,postgres] [--connections 32,128]
                       [--duration S] [--reps N] [--scenarios a,b] [--pg-url URL] [--cpu-prof] [--keep]
                       [--access-log-ab] [--cache-ab] [--wrk-threads N] [--pg-link MS] [--pg-serve-args='...']
-                      [--no-history]`;
+                      [--node-ab='...'] [--no-history]`;
 
 function list(raw: string): string[] {
   return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -80,6 +82,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'pg-link': { type: 'string' },
       'pg-serve-args': { type: 'string', default: '' },
       'no-history': { type: 'boolean', default: false },
+      'node-ab': { type: 'string', default: '' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -110,6 +113,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     wrkThreads: Math.round(positive('wrk-threads', values['wrk-threads'])),
     pgLinkMs: values['pg-link'] === undefined ? 0 : positive('pg-link', values['pg-link']),
     pgServeArgs: values['pg-serve-args'].split(' ').filter((a) => a !== ''),
+    nodeAb: values['node-ab'].split(' ').filter((a) => a !== ''),
     history: !values['no-history'],
   };
 }

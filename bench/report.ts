@@ -59,6 +59,9 @@ export const NO_ACCESS_LOG = '-nolog';
 /** Name suffix of a store served with the list page cache and kept answers off (npm run bench -- --cache-ab). */
 export const NO_CACHE = '-nocache';
 
+/** Name suffix of a store served with more node flags (npm run bench -- --node-ab='...'). */
+export const NODE_AB = '-node';
+
 /** Name suffix of PostgreSQL served from a network namespace across a delayed link (npm run bench -- --pg-link MS). */
 export const PG_LINK = '-link';
 

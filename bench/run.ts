@@ -30,7 +30,7 @@ import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
 import { createStore, type BenchStore } from './stores.js';
 import { measureLinkRtt, openPgLink, type PgLink } from './pg-link.js';
-import { NO_ACCESS_LOG, NO_CACHE, PG_LINK, calibrationVerdicts, formatCalibration, formatLines, formatLinkLines, formatTable, type StoreFacts } from './report.js';
+import { NODE_AB, NO_ACCESS_LOG, NO_CACHE, PG_LINK, calibrationVerdicts, formatCalibration, formatLines, formatLinkLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
 
 const CEILING = 'ceiling';
@@ -152,6 +152,13 @@ try {
       stoppers.unshift(() => twin.stop());
       sides.push({ ...side, name: `${kind}${NO_CACHE}`, base: twin.base, etags: new Map(), etagMinute: -1 });
       cpuPids.set(`${kind}${NO_CACHE}`, pidsOf(kind, twin.pid));
+    }
+    if (opts.nodeAb.length > 0) {
+      // The same store served by a node started with other flags (heap sizes, GC), in the same rotation.
+      const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, opts.nodeAb, serveArgs);
+      stoppers.unshift(() => twin.stop());
+      sides.push({ ...side, name: `${kind}${NODE_AB}`, base: twin.base, etags: new Map(), etagMinute: -1 });
+      cpuPids.set(`${kind}${NODE_AB}`, pidsOf(kind, twin.pid));
     }
   }
   const dataFile = join(runDir, 'ceiling.bin');
