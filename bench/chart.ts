@@ -34,7 +34,7 @@ export function ratioChart(allRows: Row[], title: string): string {
       const r = rows.find((row) => row.scenario === scenario && row.store === store);
       if (r === undefined || !Number.isFinite(r.ratio)) return;
       const x = x0 + j * bar;
-      const v = verdictOf(r, allRows);
+      const v = verdictOf(r);
       out.push(`<rect x="${x}" y="${y(r.ratio)}" width="${bar - 4}" height="${y(0) - y(r.ratio)}" fill="${COLORS[j % COLORS.length]}"><title>${esc(`${scenario} ${store}: ${r.ratio.toFixed(2)}`)}</title></rect>`);
       out.push(`<text x="${x + (bar - 4) / 2}" y="${y(r.ratio) - 3}" text-anchor="middle" font-size="9">${r.ratio.toFixed(2)}</text>`);
       if (v?.ratioLine !== undefined) out.push(`<line x1="${x - 2}" x2="${x + bar - 2}" y1="${y(v.ratioLine)}" y2="${y(v.ratioLine)}" stroke="#d22" stroke-width="2"/>`);

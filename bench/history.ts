@@ -45,7 +45,7 @@ export function historyEntry(
 ): HistoryEntry {
   const ratios: HistoryEntry['ratios'] = {};
   for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
-    const target = verdictOf(r, rows)?.ratioLine;
+    const target = verdictOf(r)?.ratioLine;
     (ratios[r.scenario] ??= {})[r.store] = {
       ratio: round(r.ratio, 3),
       ...(target === undefined ? {} : { target }),

@@ -45,7 +45,7 @@ export function formatTable(rows: Row[]): string {
     num(r.ceilingRps),
     num(r.ceilingP99, 2),
     r.ratio.toFixed(2),
-    r.invalid ? 'INVALID' : verdictText(verdictOf(r, rows)),
+    r.invalid ? 'INVALID' : verdictText(verdictOf(r)),
     bytes(r.bytesPerResponse),
     `${num(r.cpuPerResponse)}/${num(r.ceilingCpuPerResponse)}`,
     `${pct(r.spread)}/${pct(r.ceilingSpread)}${r.invalid ? ` (${r.unexpected}/${r.ceilingUnexpected} unexpected)` : ''}`,
@@ -94,7 +94,7 @@ export function formatLinkLines(rows: Row[], linkMs: number, rttMs: number | und
 export function formatLines(rows: Row[], facts: StoreFacts[], scale: string): string {
   const out: string[] = [];
   for (const r of rows.filter((x) => x.connections === REFERENCE_CONNECTIONS)) {
-    const v = verdictOf(r, rows);
+    const v = verdictOf(r);
     const extra = r.scenario.startsWith('executions') || r.scenario === 'company-search' ? `p99 ${r.p99.toFixed(2)} ms, ceiling p99 ${r.ceilingP99.toFixed(2)} ms, ` : '';
     // A wrong status or a failed request on either side voids the row's ratio, whatever its verdict.
     const invalid = r.invalid ? `INVALID: ${r.unexpected} service and ${r.ceilingUnexpected} ceiling answers unexpected or failed, or a window without answers; ` : '';
