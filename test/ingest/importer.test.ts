@@ -127,4 +127,39 @@ describe('import', () => {
     writeFileSync(path, Buffer.concat([line, Buffer.from('\n')]));
     expect(await importFiles(store, [path])).toMatchObject({ rejected: 1, stored: 0 });
   });
+  it('writes batches one at a time and in input order while the next is prepared', async () => {
+    const lines = [companyLine(P, C, F), ...Array.from({ length: 9 }, (_, i) => executionLine(P, C, i))];
+    let writing = 0;
+    let most = 0;
+    const order: number[] = [];
+    const slow: Store = Object.create(store) as Store;
+    slow.writeBatch = async (items) => {
+      writing++;
+      most = Math.max(most, writing);
+      // Later batches would overtake a slow earlier one if writes were not in turn.
+      await new Promise((r) => setTimeout(r, 30 - 5 * order.length));
+      order.push(items.length);
+      const out = await store.writeBatch(items);
+      writing--;
+      return out;
+    };
+    const summary = await importFiles(slow, [file('batches.ndjson', lines)], { batchRecords: 3 });
+    expect(summary).toMatchObject({ read: 10, stored: 10, rejected: 0 });
+    expect(most).toBe(1);
+    expect(order).toEqual([3, 3, 3, 1]);
+    expect((await store.listExecutions(P, C, { order: 'asc' }, undefined, 50)).length).toBe(9);
+  });
+
+  it('stops at a failed write with its error, keeping the batches written before it', async () => {
+    const lines = [companyLine(P, C, F), ...Array.from({ length: 8 }, (_, i) => executionLine(P, C, i))];
+    let calls = 0;
+    const failing: Store = Object.create(store) as Store;
+    failing.writeBatch = async (items) => {
+      if (++calls === 2) throw new Error('disk full');
+      return store.writeBatch(items);
+    };
+    await expect(importFiles(failing, [file('failing.ndjson', lines)], { batchRecords: 3 })).rejects.toThrow('disk full');
+    expect(await store.getCompany(P, C)).toBeDefined();
+    expect((await store.listExecutions(P, C, { order: 'asc' }, undefined, 50)).length).toBe(2);
+  });
 });
