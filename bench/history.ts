@@ -108,7 +108,8 @@ export function historyChart(entries: HistoryEntry[], scale: string): string {
   const cols = 4;
   const pw = 230;
   const ph = 130;
-  const gap = 34;
+  // Room on the right of each panel for the last value's label, before the next panel's axis.
+  const gap = 56;
   const top = 64;
   const rowsOfPanels = Math.max(1, Math.ceil(scenarios.length / cols));
   const width = cols * (pw + gap) + 40;
@@ -119,7 +120,7 @@ export function historyChart(entries: HistoryEntry[], scale: string): string {
   out.push(`<text x="20" y="20" font-size="14" font-weight="bold">${esc(`compliance-read bench history, ${scale} scale: ratio to the ceiling per run`)}</text>`);
   const first = runs[0]?.startedAt.slice(0, 10) ?? '-';
   const last = runs.at(-1)?.startedAt.slice(0, 10) ?? '-';
-  out.push(`<text x="20" y="36" fill="#555">${esc(`${runs.length} runs, ${first} to ${last}, ${REFERENCE_CONNECTIONS} connections; dashes: each store's target in its colour; hollow points: calibration failed`)}</text>`);
+  out.push(`<text x="20" y="36" fill="#555">${esc(`${runs.length} run${runs.length === 1 ? '' : 's'}, ${first} to ${last}, ${REFERENCE_CONNECTIONS} connections; dashes: each store's target in its colour; hollow points: calibration failed`)}</text>`);
   stores.forEach((store, j) => {
     out.push(`<rect x="${20 + j * 110}" y="44" width="12" height="12" fill="${color(store)}"/><text x="${36 + j * 110}" y="54">${esc(store)}</text>`);
   });
