@@ -28,7 +28,7 @@ import { compressedDataset, datasetOptions } from './scales.js';
 import { SCENARIOS, companyPath, feedPath } from './scenarios.js';
 import { startService, type RunningService } from './service-process.js';
 import { describeDataset } from './describe.js';
-import { createStore, type BenchStore } from './stores.js';
+import { createStore, settleStore, type BenchStore } from './stores.js';
 import { measureLinkRtt, openPgLink, type PgLink } from './pg-link.js';
 import { NODE_AB, NO_ACCESS_LOG, NO_CACHE, PG_LINK, calibrationVerdicts, formatCalibration, formatLines, formatLinkLines, formatTable, type StoreFacts } from './report.js';
 import { summarise } from './summary.js';
@@ -89,6 +89,7 @@ try {
     const synced = performance.now();
     execFileSync('sync');
     log(`${kind}: disk write-back after the import took ${((performance.now() - synced) / 1000).toFixed(1)} s (not counted in records/s)`);
+    if (kind === 'postgres') log(`${kind}: VACUUM (ANALYZE) of the store's tables took ${(await settleStore(store)).toFixed(1)} s (not counted in records/s)`);
     // The floor is measured after the import, so that neither finds the file in the page cache the other left.
     sampled ??= await sampleLines(dataset.file, m.records);
     const floor = floorOf(sampled, await measureInsert(store, runDir, sampled));

@@ -35,6 +35,21 @@ export async function createStore(kind: StoreKind, runDir: string, pgUrl: string
   };
 }
 
+/**
+ * Vacuums and analyzes every table of a PostgreSQL store after its bulk import, as PostgreSQL
+ * advises after a bulk load: otherwise autovacuum works through millions of new rows during the
+ * first measurements, on the same cores. Returns the seconds it took; SQLite has nothing to do.
+ */
+export async function settleStore(store: BenchStore): Promise<number> {
+  if (store.kind !== 'postgres') return 0;
+  const started = performance.now();
+  await withClient(store.url, async (c) => {
+    const tables = await c.query<{ name: string }>("SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema()");
+    for (const t of tables.rows) await c.query(`VACUUM (ANALYZE) ${t.name}`);
+  });
+  return (performance.now() - started) / 1000;
+}
+
 async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
