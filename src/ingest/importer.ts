@@ -139,26 +139,12 @@ async function importOne(store: Store, file: string, source: Source, options: Im
   let bytes = 0;
   let lastProgress = Date.now();
   let position = (): InputPosition => ({ file, bytesRead: 0, totalBytes: undefined });
-  // The batch being written: the next one is read and prepared meanwhile, and written after it.
-  let writing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const items = batch;
+    const outcomes = await store.writeBatch(batch);
+    for (const o of outcomes) summary[o]++;
     batch = [];
     bytes = 0;
-    await writing;
-    const write = store.writeBatch(items).then((outcomes) => {
-      for (const o of outcomes) summary[o]++;
-    });
-    // Awaited by the next flush or by `written`; until then a failure must not count as unhandled.
-    write.catch(() => undefined);
-    writing = write;
-  };
-  /** Waits until every batch handed to the store is written (or throws its failure). */
-  const written = async (): Promise<void> => {
-    const w = writing;
-    writing = undefined;
-    await w;
   };
   const maxRejects = options.maxRejects ?? SETTINGS.maxRejects.default;
   const readBefore = summary.read;
@@ -175,7 +161,6 @@ async function importOne(store: Store, file: string, source: Source, options: Im
     rejects.write(lineNo, [{ path: '', message: stop.message }, ...issues], line);
     // The valid lines before this one are stored, so a corrected re-run finds a clear boundary.
     await flush();
-    await written();
     throw stop;
   };
 
@@ -252,10 +237,7 @@ async function importOne(store: Store, file: string, source: Source, options: Im
       await reject(lastLine + 1, [{ path: '', message: `the input is damaged from here on: ${damage.message}` }]);
     }
     await flush();
-    await written();
   } finally {
-    // A failure elsewhere leaves the store with no write of this import still running.
-    await writing?.catch(() => undefined);
     await rejects.close();
   }
   options.onProgress?.(summary, position());
