@@ -4,7 +4,7 @@ import { REFERENCE_CONNECTIONS, verdictOf } from './targets.js';
 
 const COLORS = ['#3b6ea8', '#d08a2e', '#5a9e5a', '#9a5aa8'];
 
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The chart of the reference-connection rows, as an SVG document. */
 export function ratioChart(allRows: Row[], title: string): string {

@@ -3,6 +3,7 @@
  * each run's full JSON), and a chart per scale of every scenario's ratio across the runs.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { esc } from './chart.js';
 import type { ImportFloor } from './import-floor.js';
 import type { ImportResult } from './import-store.js';
 import type { Row } from './summary.js';
@@ -94,7 +95,6 @@ export function readHistory(file: string): HistoryEntry[] {
 
 const COLORS: Record<string, string> = { sqlite: '#3b6ea8', postgres: '#d08a2e' };
 const OTHER_COLORS = ['#5a9e5a', '#9a5aa8', '#777'];
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Small multiples: one panel per scenario, the runs of one scale left to right, a line per store,
