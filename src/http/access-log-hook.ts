@@ -1,6 +1,6 @@
 /** Records every answer of a route under the base path (reads and refused attempts), and every unrouted request, in the access log. */
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest, onResponseHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify';
 import { recordKey } from '../contract/record-key.js';
 import { ANSWER_RECORD_CHARS, MAX_ANSWER_RECORDS, REFUSED_RECORD_ID_CHARS, type AccessLogEntry } from '../access-log/access-log.js';
 import type { AccessLogWriter } from '../access-log/writer.js';
@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The lookup keys of the records a list or feed answer returned, for the access log. */
     answerRecords?: readonly string[];
+    /** Set once the request's entry is written, so an answer cut short and then failing is written once. */
+    accessLogged?: boolean;
   }
 }
 
@@ -16,6 +18,12 @@ declare module 'fastify' {
 export function noteAnswerRecords(request: FastifyRequest, keys: readonly string[]): void {
   request.answerRecords = keys;
 }
+
+/**
+ * The status written for an answer its client did not wait for: the connection closed before the
+ * answer was sent or while it was being written (the convention of nginx and its peers).
+ */
+export const CLIENT_CLOSED = 499;
 
 /** The record a request asked for: the id, customerId or objectKey path parameter. */
 function recordOf(request: FastifyRequest): string | null {
@@ -34,6 +42,19 @@ function returnedOf(request: FastifyRequest, status: number): readonly string[] 
   // Within bounds (every page is) the answer's own array goes on: a page served again keeps one serialization of it.
   if (keys.length <= MAX_ANSWER_RECORDS && keys.every((k) => k.length <= ANSWER_RECORD_CHARS)) return keys;
   return keys.slice(0, MAX_ANSWER_RECORDS).map((k) => (k.length > ANSWER_RECORD_CHARS ? k.slice(0, ANSWER_RECORD_CHARS) : k));
+}
+
+/**
+ * The status an answer Node calls finished is logged with. Node finishes an answer whose connection
+ * failed under it (the client reset it mid-answer) too; then the socket holds the error.
+ */
+function loggedStatus(request: FastifyRequest, reply: FastifyReply): number {
+  return request.raw.socket?.errored != null ? CLIENT_CLOSED : reply.statusCode;
+}
+
+/** A route option's hooks as a list. */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 let lastMs = 0;
@@ -56,9 +77,10 @@ function isoNow(): string {
 }
 
 /**
- * Adds the onResponse hooks that feed the writer: one on each route under the base path, chosen when
- * the route is added (so every spelling of a URL that reaches the route is recorded), and one for
- * answers that reached no route at all, whatever their URL.
+ * Adds the hooks that feed the writer: on each route under the base path, chosen when the route is
+ * added (so every spelling of a URL that reaches the route is recorded), and for answers that reached
+ * no route at all, whatever their URL. An answer is written when it is finished (onResponse); one
+ * whose connection closed before that never finishes, so its send notes the close and writes it then.
  */
 export function accessLogHook(app: FastifyInstance, basePath: string, writer: AccessLogWriter): void {
   const skip = new Set([`${basePath}/openapi.json`]);
@@ -71,17 +93,41 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
     const url = route.url;
     // A callback hook, like the server's others: no promise per request.
     const logged: onResponseHookHandler = (request, reply, done) => {
-      record(request, reply.statusCode, url);
+      record(request, loggedStatus(request, reply), reply.statusCode, url);
       done();
     };
-    // A new array: the HEAD route is cloned from these options and gets its own onRoute call.
-    route.onResponse = [...(route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse]), logged];
+    const sending: onSendHookHandler<unknown> = (request, reply, payload, done) => {
+      watchClose(request, reply, url);
+      done(null, payload);
+    };
+    // New arrays: the HEAD route is cloned from these options and gets its own onRoute call.
+    route.onResponse = [...hooksOf(route.onResponse), logged];
+    route.onSend = [...hooksOf(route.onSend), sending];
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) record(request, reply.statusCode, 'unmatched');
+    if (request.is404) record(request, loggedStatus(request, reply), reply.statusCode, 'unmatched');
     done();
   });
-  const record = (request: FastifyRequest, status: number, route: string): void => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.is404) watchClose(request, reply, 'unmatched');
+    done(null, payload);
+  });
+  /** Writes the entry of an answer whose connection closes before it is finished, if it does. */
+  const watchClose = (request: FastifyRequest, reply: FastifyReply, route: string): void => {
+    const res = reply.raw;
+    // Closed before anything was sent: nothing of the answer reached the client.
+    if (res.destroyed) {
+      record(request, CLIENT_CLOSED, CLIENT_CLOSED, route);
+      return;
+    }
+    res.once('close', () => {
+      if (!res.writableFinished) record(request, CLIENT_CLOSED, reply.statusCode, route);
+    });
+  };
+  /** `status` is what is logged; `answered`, the status of the answer itself, decides what it names. */
+  const record = (request: FastifyRequest, status: number, answered: number, route: string): void => {
+    if (request.accessLogged === true) return;
+    request.accessLogged = true;
     // A revoked or expired key is still known: its refusal belongs to the key's project.
     const key = request.apiKey ?? request.refusedKey;
     const recordId = recordOf(request);
@@ -91,12 +137,13 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
       project: key?.project ?? request.accessProject ?? '',
       route,
       // A refused request names whatever it likes: only the start of its id is kept.
-      recordId: recordId !== null && status >= 400 ? recordId.slice(0, REFUSED_RECORD_ID_CHARS) : recordId,
+      recordId: recordId !== null && answered >= 400 ? recordId.slice(0, REFUSED_RECORD_ID_CHARS) : recordId,
       status,
       requestId: request.id,
       client: request.ip ?? '',
     };
-    const returned = returnedOf(request, status);
+    // Of an answer cut short, what it carried is named: some of it may have reached the client.
+    const returned = returnedOf(request, answered);
     if (returned !== undefined) entry.records = returned;
     // A spent budget's refusals are counted, one entry per key and address per interval.
     if (status === 429) writer.summarize(entry);
