@@ -105,7 +105,8 @@ function x2nModP(n: number, k: number): number {
 
 // Piece lengths repeat (a record's static slices, URLs of one shape): their shift operators are
 // kept (the least recently used go first), so most combines on the request path are one multiplication.
-const shifts = new LRUCache<number, number>({ max: 65_536 });
+// Bounded by maxSize: `max` would allocate every slot when the module loads (~7 ms of start-up).
+const shifts = new LRUCache<number, number>({ maxSize: 65_536, sizeCalculation: () => 1 });
 
 function shiftOf(len: number): number {
   let op = shifts.get(len);
