@@ -9,9 +9,8 @@ import { createReadStream, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createGunzip, gzipSync } from 'node:zlib';
-import pg from 'pg';
 import { cpuSince, postgresPids } from './process-cpu.js';
-import type { BenchStore } from './stores.js';
+import { withClient, type BenchStore } from './stores.js';
 
 /** Per record, in µs of CPU (every thread, and PostgreSQL's processes for its insert). */
 export interface FloorSteps {
@@ -119,35 +118,34 @@ export async function measureInsert(store: BenchStore, runDir: string, s: Sample
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
     }
   }
-  const client = new pg.Client({ connectionString: store.url });
-  await client.connect();
-  try {
-    await client.query('CREATE TABLE import_floor (id text PRIMARY KEY, body bytea NOT NULL, gz bytea NOT NULL)');
-    // The store's own column storage: gzip bytes kept as they are, the body compressed with lz4 where the server has it.
-    await client.query('ALTER TABLE import_floor ALTER COLUMN gz SET STORAGE EXTERNAL');
-    await client.query('ALTER TABLE import_floor ALTER COLUMN body SET COMPRESSION lz4').catch(() => undefined);
-    const elapsed = cpuSince([process.pid, ...postgresPids()]);
-    for (let i = 0; i < s.lines.length; i += TRANSACTION) {
-      const to = Math.min(s.lines.length, i + TRANSACTION);
-      await client.query('BEGIN');
-      // Statements of at most 100 rows: the importer splits its writes to bound their size too.
-      for (let j = i; j < to; j += 100) {
-        const end = Math.min(to, j + 100);
-        const values: unknown[] = [];
-        const tuples: string[] = [];
-        for (let k = j; k < end; k++) {
-          tuples.push(`($${values.length + 1}, $${values.length + 2}, $${values.length + 3})`);
-          values.push(s.ids[k], s.lines[k], s.deflated[k]);
+  return withClient(store.url, async (client) => {
+    try {
+      await client.query('CREATE TABLE import_floor (id text PRIMARY KEY, body bytea NOT NULL, gz bytea NOT NULL)');
+      // The store's own column storage: gzip bytes kept as they are, the body compressed with lz4 where the server has it.
+      await client.query('ALTER TABLE import_floor ALTER COLUMN gz SET STORAGE EXTERNAL');
+      await client.query('ALTER TABLE import_floor ALTER COLUMN body SET COMPRESSION lz4').catch(() => undefined);
+      const elapsed = cpuSince([process.pid, ...postgresPids()]);
+      for (let i = 0; i < s.lines.length; i += TRANSACTION) {
+        const to = Math.min(s.lines.length, i + TRANSACTION);
+        await client.query('BEGIN');
+        // Statements of at most 100 rows: the importer splits its writes to bound their size too.
+        for (let j = i; j < to; j += 100) {
+          const end = Math.min(to, j + 100);
+          const values: unknown[] = [];
+          const tuples: string[] = [];
+          for (let k = j; k < end; k++) {
+            tuples.push(`($${values.length + 1}, $${values.length + 2}, $${values.length + 3})`);
+            values.push(s.ids[k], s.lines[k], s.deflated[k]);
+          }
+          await client.query(`INSERT INTO import_floor (id, body, gz) VALUES ${tuples.join(', ')}`, values);
         }
-        await client.query(`INSERT INTO import_floor (id, body, gz) VALUES ${tuples.join(', ')}`, values);
+        await client.query('COMMIT');
       }
-      await client.query('COMMIT');
+      return elapsed() / s.lines.length;
+    } finally {
+      await client.query('DROP TABLE IF EXISTS import_floor').catch(() => undefined);
     }
-    return elapsed() / s.lines.length;
-  } finally {
-    await client.query('DROP TABLE IF EXISTS import_floor').catch(() => undefined);
-    await client.end();
-  }
+  });
 }
 
 /** The floor for one store from the shared steps and that store's insert. */
