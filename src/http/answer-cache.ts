@@ -22,6 +22,12 @@ export interface KeptAnswer {
   readonly bytes: Buffer;
   /** Bytes of the JSON the answer stands for (what the rate budget is charged for). */
   readonly jsonLength: number;
+  /**
+   * A change stamp of the record's project taken before the answer was last found current; while
+   * the project's stamp has not moved past it, no record of the project changed, so the answer is
+   * still current without looking its record up. Undefined until it is first checked by ETag.
+   */
+  readonly stamp?: string;
 }
 
 /** How a read by id went: its kept answer sent (hit), none kept (miss), or one kept for an older version or expiry (stale). */

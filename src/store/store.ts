@@ -279,6 +279,13 @@ export interface Store extends AccessLogStore, AccessLogPruning {
    * for as long as nothing changed since that stamp (`src/store/list-page-cache.ts`).
    */
   changeStamp(project: string, since?: string): Promise<ChangeStamp>;
+  /**
+   * How a kept record answer is best found current (src/http/routes/send-record.ts): 'stamp' when
+   * a change stamp check costs less than the record's ETag lookup (SQLite: one feed head read per
+   * project and turn, against an indexed lookup per request), 'etag' when it costs more
+   * (PostgreSQL: the snapshot comparison, against one batched ETag statement per turn).
+   */
+  readonly keptAnswerCheck: 'stamp' | 'etag';
   /** A page of the project's change feed, oldest first, strictly after `after` (undefined: from the beginning). */
   listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
   /**

@@ -1,5 +1,8 @@
 /** Company and alert answers kept as sent are served again only while the record, the key's view and the encoding are the same. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli-process.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -7,6 +10,8 @@ const P = 'kept-answers';
 const COMPANY = '4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const ALERT = '5b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
 const FILE_KEY = '6c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
+/** Another alert of the project, changed while the first one's answer is kept. */
+const OTHER_ALERT = '7d4e5f6a-7b8c-4d9e-8f0a-2b3c4d5e6f7a';
 
 let svc: TestService;
 let full: string;
@@ -15,7 +20,7 @@ let writer: string;
 let eraser: string;
 
 beforeAll(async () => {
-  svc = await startTestService([companyLine(P, COMPANY, FILE_KEY), alertLine(P, ALERT, COMPANY, FILE_KEY)]);
+  svc = await startTestService([companyLine(P, COMPANY, FILE_KEY), alertLine(P, ALERT, COMPANY, FILE_KEY), alertLine(P, OTHER_ALERT, COMPANY, FILE_KEY)]);
   full = (await svc.key(P)).key;
   noPii = (await svc.key(P, { scopes: ['companies:read', 'alerts:read', 'documents:read', 'screening:read'] })).key;
   writer = (await svc.key(P, { scopes: ['records:write'] })).key;
@@ -29,6 +34,21 @@ const get = (path: string, key: string, encoding = 'identity'): Promise<Response
 /** The answer's JSON (fetch decodes gzip and br itself, and fails on a body that does not match its Content-Encoding). */
 async function json(res: Response): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
+}
+
+/** The alert line with a new status and updatedAt: a newer version of the record. */
+function changedAlert(id: string, status: string, updatedAt: string): string {
+  const changed = JSON.parse(alertLine(P, id, COMPANY, FILE_KEY)) as { record: Record<string, unknown> };
+  changed.record.status = status;
+  changed.record.updatedAt = updatedAt;
+  return JSON.stringify(changed);
+}
+
+/** Reads until the answer is kept and found current once more (so it carries its project's change stamp). */
+async function keptAndStamped(path: string, key: string): Promise<Response> {
+  const first = await get(path, key);
+  for (let i = 0; i < 2; i++) expect((await get(path, key)).headers.get('etag')).toBe(first.headers.get('etag'));
+  return first;
 }
 
 async function push(line: string): Promise<void> {
@@ -47,15 +67,33 @@ describe('kept record answers', () => {
     const again = await get(`/alerts/${ALERT}`, full);
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     expect(await json(again)).toEqual(await json(first));
+    await get(`/alerts/${ALERT}`, full);
 
-    const changed = JSON.parse(alertLine(P, ALERT, COMPANY, FILE_KEY)) as { record: Record<string, unknown> };
-    changed.record.status = 'Closed';
-    changed.record.updatedAt = '2024-04-01T00:00:00Z';
-    await push(JSON.stringify(changed));
+    await push(changedAlert(ALERT, 'Closed', '2024-04-01T00:00:00Z'));
     const after = await get(`/alerts/${ALERT}`, full);
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(first.headers.get('etag'));
     expect((await json(after)).status).toBe('Closed');
+  });
+
+  it('answers a record another process changed with the new version, though no record of the project changed in this one', async () => {
+    const first = await keptAndStamped(`/alerts/${ALERT}`, full);
+    const file = join(svc.dir, 'changed-elsewhere.ndjson');
+    writeFileSync(file, `${changedAlert(ALERT, 'Escalated', '2024-05-01T00:00:00Z')}\n`);
+    runCli(['import', file, '--db', svc.dbUrl]);
+    const after = await get(`/alerts/${ALERT}`, full);
+    expect(after.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect((await json(after)).status).toBe('Escalated');
+  });
+
+  it('still answers a record unchanged when another record of its project changed, with its kept ETag', async () => {
+    const first = await keptAndStamped(`/alerts/${ALERT}`, full);
+    const body = await json(first);
+    await push(changedAlert(OTHER_ALERT, 'Closed', '2024-06-01T00:00:00Z'));
+    const after = await get(`/alerts/${ALERT}`, full);
+    expect(after.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await json(after)).toEqual(body);
+    expect((await json(await get(`/alerts/${OTHER_ALERT}`, full))).status).toBe('Closed');
   });
 
   it('keeps one answer per view: a key without pii:read never gets the answer made for a key with it, nor the reverse', async () => {
@@ -91,8 +129,8 @@ describe('kept record answers', () => {
   });
 
   it('answers 404 for a record erased after its answer was kept', async () => {
-    expect((await get(`/companies/${COMPANY}/details`, full)).status).toBe(200);
-    expect((await get(`/alerts/${ALERT}`, full)).status).toBe(200);
+    expect((await keptAndStamped(`/companies/${COMPANY}/details`, full)).status).toBe(200);
+    expect((await keptAndStamped(`/alerts/${ALERT}`, full)).status).toBe(200);
     const erased = await fetch(`${svc.url}/v1/customers/${COMPANY}/erase`, { method: 'POST', headers: { authorization: `Bearer ${eraser}` } });
     expect(erased.status).toBe(200);
     const company = await get(`/companies/${COMPANY}/details`, full);

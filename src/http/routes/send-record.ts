@@ -9,7 +9,7 @@ import { FIELD_CLASSES } from '../../contract/field-classes.js';
 import type { AccessDeps, ProjectReader } from '../access.js';
 import type { Encoding } from '../accept.js';
 import { sendAnswer, sendSent } from '../respond.js';
-import { answerKey, madeFrom, type AnswerCache } from '../answer-cache.js';
+import { answerKey, madeFrom, type AnswerCache, type KeptAnswer } from '../answer-cache.js';
 
 /** What the record routes share. */
 export interface RouteDeps {
@@ -25,25 +25,41 @@ export interface RouteDeps {
 
 /**
  * Answers GET of one company or alert by id: a kept answer when the store says the record is
- * unchanged (an ETag-only lookup), else the record read and rendered (and kept for the next reader).
+ * unchanged, else the record read and rendered (and kept for the next reader). Where the store's
+ * change stamps are the cheaper check, unchanged is the project's stamp not moved since the answer
+ * was last found current (one feed head read per project and turn, shared by its readers); else,
+ * or when it moved, the record's ETag alone.
  */
 export async function serveRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, kind: 'company' | 'alert', id: string, encoding: Encoding): Promise<void> {
   const key = answerKey(kind, reader.project, id, reader.viewOf(kind)?.bits ?? 0, encoding);
   const kept = deps.answers.get(key);
+  // Taken before anything of the record is read: a change after it moves the stamp again.
+  let stamp: string | undefined;
   if (kept !== undefined) {
+    let unchanged = false;
+    if (reader.keptAnswerCheck === 'stamp') {
+      const now = await reader.changeStamp(kept.stamp);
+      stamp = now.stamp;
+      unchanged = kept.stamp !== undefined && !now.changed;
+    }
+    const expires = kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now());
+    if (unchanged && kept.expires === expires) return sendKept(deps, request, reply, reader, kind, kept);
     const etag = await reader.etagOf(kind, id);
     if (etag === undefined) deps.answers.delete(key);
-    else {
-      if (madeFrom(kept, etag, kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now()))) {
-        deps.answers.observe(kind, 'hit');
-        return sendSent(request, reply, kept, { cacheControl: deps.cacheControl, charge: reader.charge });
-      }
+    else if (madeFrom(kept, etag, expires)) {
+      if (stamp !== undefined && stamp !== kept.stamp) deps.answers.set(key, { ...kept, stamp });
+      return sendKept(deps, request, reply, reader, kind, kept);
     }
   }
   if (deps.answers.enabled) deps.answers.observe(kind, kept === undefined ? 'miss' : 'stale');
   const stored = await (kind === 'company' ? reader.getCompany(id, encoding) : reader.getAlert(id, encoding));
   if (stored === undefined) throw new ServiceError('not_found', `no ${kind} with this id`);
-  await sendRecord(deps, request, reply, reader, stored, encoding, kind, key);
+  await sendRecord(deps, request, reply, reader, stored, encoding, kind, key, stamp);
+}
+
+function sendKept(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, kind: RecordKind, kept: KeptAnswer): Promise<void> {
+  deps.answers.observe(kind, 'hit');
+  return sendSent(request, reply, kept, { cacheControl: deps.cacheControl, charge: reader.charge });
 }
 
 /**
@@ -61,6 +77,8 @@ export async function sendRecord(
   kind: RecordKind,
   /** Where the answer is kept for the next reader (by-id reads); not kept when absent. */
   keepAs?: string,
+  /** A change stamp of the project taken before `stored` was read, kept with the answer. */
+  stamp?: string,
 ): Promise<void> {
   const project = reader.project;
   const now = Date.now();
@@ -91,6 +109,6 @@ export async function sendRecord(
       return deps.files.signUrl({ project, objectKey: s.objectKey, filename: named ? s.filename : undefined, mimetype: s.mimetype }, now);
     },
     charge: reader.charge,
-    keep: keepAs === undefined || !deps.answers.enabled ? undefined : (sent) => deps.answers.set(keepAs, { ...sent, etag: stored.etag, expires }),
+    keep: keepAs === undefined || !deps.answers.enabled ? undefined : (sent) => deps.answers.set(keepAs, { ...sent, etag: stored.etag, expires, stamp }),
   });
 }

@@ -143,6 +143,7 @@ function postgresListingBackfill(pool: pg.Pool): BackfillConnection {
 /** The PostgreSQL adapter of the Store interface. */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
+  readonly keptAnswerCheck = 'etag' as const;
   private cachedSecret: Buffer | undefined;
   private closed = false;
 

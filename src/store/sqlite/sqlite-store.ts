@@ -195,6 +195,7 @@ function createPrivateFile(file: string): void {
 /** The SQLite adapter of the Store interface. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
+  readonly keptAnswerCheck = 'stamp' as const;
   private readonly statements = new Map<string, Statement>();
   private readonly writeTx: Database.Transaction<(items: readonly Upsert[], changedAt: string) => WriteOutcome[]>;
   private readonly importTx: Database.Transaction<(rows: readonly StoreRow[]) => void>;
