@@ -82,16 +82,29 @@ export const CHANGES_PAGE: pg.QueryConfig = {
  * counts every entry from its xmin on as unseen: exact on a primary, where such a snapshot has
  * xmin = xmax, and at worst a page read again on a replica.
  */
-export const CHANGE_STAMPS: BatchedStatement = {
-  operation: 'changeStamp',
-  name: 'ccr_change_stamps',
-  text: `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE (
+/** The stamps statement reading its `since` values from `from`. */
+const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE (
       EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax(s.since::pg_snapshot))
       OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid = ANY (ARRAY(SELECT pg_snapshot_xip(s.since::pg_snapshot))))
       OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot))
         AND EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmin(s.since::pg_snapshot)))
     ) END AS changed
-    FROM unnest($2::text[]) AS s(since)`,
+    FROM ${from}`;
+
+export const CHANGE_STAMPS: BatchedStatement = {
+  operation: 'changeStamp',
+  name: 'ccr_change_stamps',
+  text: stampsFrom('unnest($2::text[]) AS s(since)'),
+};
+
+/**
+ * The same for a turn that asks one stamp (the usual case), its `since` a scalar: PostgreSQL prices
+ * the array form's generic plan for ten stamps, so it planned every execution again (about 80 µs of
+ * its CPU each); this one it plans once.
+ */
+export const CHANGE_STAMP: pg.QueryConfig = {
+  name: 'ccr_change_stamp',
+  text: stampsFrom('(SELECT $2::text AS since) AS s'),
 };
 
 /** Whether anything servable follows a position. */

@@ -30,7 +30,7 @@ import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ChangeListener } from './change-listener.js';
-import { CHANGE_STAMPS, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
+import { CHANGE_STAMP, CHANGE_STAMPS, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -169,7 +169,9 @@ export class PostgresStore implements Store {
     this.stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
       const asked = [...new Set(sinces.map((s) => (s.startsWith(PRIMARY_STAMP) ? '' : s)))];
       const { value: r, fromPrimary } = await this.readSide.run(statement.operation, (p) =>
-        p.query<ChangeStamp & { k: string }>({ name: statement.name, text: statement.text, values: [project, asked] }),
+        p.query<ChangeStamp & { k: string }>(
+          asked.length === 1 ? { ...CHANGE_STAMP, values: [project, asked[0]] } : { name: statement.name, text: statement.text, values: [project, asked] },
+        ),
       );
       const rows = new Map(r.rows.map((row) => [row.k, row]));
       return new Map(

@@ -4,7 +4,7 @@
  * the project (a stamp taken while another transaction runs, as the access log's often do).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGE_STAMPS } from '../../../src/store/postgres/postgres-changes.js';
+import { CHANGE_STAMP, CHANGE_STAMPS } from '../../../src/store/postgres/postgres-changes.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { throwawaySchema, type ThrowawaySchema } from '../../support/postgres-admin.js';
 import { postgresWanted } from '../../support/stores.js';
@@ -41,8 +41,11 @@ describe.runIf(postgresWanted)('PostgreSQL change stamps', () => {
     const last = xids.at(-1)!;
     const sawRunning = `${first}:${last + 1n}:${xids[3]}`;
     const after = `${last + 1n}:${last + 1n}:`;
+    // Asked alone (one stamp in the turn), then together (several).
     expect(await store.changeStamp(P, sawRunning)).toMatchObject({ changed: true });
     expect(await store.changeStamp(P, after)).toMatchObject({ changed: false });
+    const together = await Promise.all([store.changeStamp(P, sawRunning), store.changeStamp(P, after), store.changeStamp(P)]);
+    expect(together.map((s) => s.changed)).toEqual([true, false, false]);
   });
 
   it('probes the index for each running transaction a stamp lists, never a scan of the project’s entries', async () => {
@@ -53,10 +56,16 @@ describe.runIf(postgresWanted)('PostgreSQL change stamps', () => {
     try {
       // A table this small is cheaper to read whole: the test asks whether the index serves each probe.
       await client.query('ANALYZE changes; SET enable_seqscan = off');
-      const r = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${CHANGE_STAMPS.text}`, values: [P, [since]] });
-      const plan = r.rows.map((row) => row['QUERY PLAN']).join('\n');
-      expect(plan).toMatch(/Index Only Scan using changes_feed[\s\S]*xid = ANY/);
-      expect(plan).not.toMatch(/Hash|Bitmap Heap Scan|Seq Scan/);
+      // The statement of several stamps asked in a turn, and of one.
+      for (const [text, values] of [
+        [CHANGE_STAMPS.text, [P, [since, '']]],
+        [CHANGE_STAMP.text, [P, since]],
+      ] as const) {
+        const r = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${text}`, values: [...values] });
+        const plan = r.rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).toMatch(/Index Only Scan using changes_feed[\s\S]*xid = ANY/);
+        expect(plan).not.toMatch(/Hash|Bitmap Heap Scan|Seq Scan/);
+      }
     } finally {
       await client.query('RESET enable_seqscan');
       client.release();
