@@ -32,7 +32,7 @@ export function consumeCommand(): Command {
     .description('import envelopes (one per message) from a NATS JetStream stream through a durable consumer, until SIGTERM')
     .action(async (opts: Record<string, unknown>) => {
       const config = configFrom(opts);
-      // Loaded here: the NATS client would otherwise be loaded by every command (~30 ms of serve's start-up).
+      // Loaded here: the NATS client would otherwise be loaded by every command, serve's start-up included.
       const { StreamConsumer } = await import('../ingest/stream-consumer.js');
       const logger = createLogger(config);
       const store = await openStore(config.databaseUrl, { ...storeOptionsOf(config, 'bulk writes'), bulkWrites: true });

@@ -68,7 +68,7 @@ export class LocalFileStore implements FileStore {
   private realDir: Promise<string> | undefined;
   // A URL only changes with its expiry bucket, so the cache holds one expiry value's URLs.
   private cacheExpires = -1;
-  // Bounded by maxSize: `max` would allocate every slot when the service starts (~5 ms of start-up).
+  // Bounded by maxSize: `max` would allocate every slot when the service starts.
   private readonly cache = new LRUCache<string, string>({ maxSize: 50_000, sizeCalculation: () => 1 });
 
   constructor(opts: LocalFileStoreOptions) {

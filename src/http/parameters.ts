@@ -8,7 +8,7 @@ import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js
 import { bounded } from './errors.js';
 
 // The schemas are the contract's own, each checked against the meta-schema by parameters.test.ts:
-// checking them again at the first request compiles the meta-schema (~65 ms of start-up).
+// checking them again at the first request would compile the meta-schema during start-up.
 const ajv = addContractFormats(new Ajv2020({ allErrors: false, strict: false, validateSchema: false }));
 const compiled = new WeakMap<object, ValidateFunction>();
 

@@ -27,7 +27,7 @@ export interface RateLimiter {
 /** Token buckets in this process's memory (one replica). */
 export class MemoryRateLimiter implements RateLimiter {
   // Bounded memory: dropping the least recently used bucket only refills it. Bounded by maxSize, as
-  // `max` would allocate all 100,000 slots when the service starts (~10 ms of its start-up).
+  // `max` would allocate all 100,000 slots when the service starts.
   private readonly buckets = new LRUCache<string, { tokens: number; at: number }>({ maxSize: 100_000, sizeCalculation: () => 1 });
 
   constructor(

@@ -105,7 +105,7 @@ function x2nModP(n: number, k: number): number {
 
 // Piece lengths repeat (a record's static slices, URLs of one shape): their shift operators are
 // kept (the least recently used go first), so most combines on the request path are one multiplication.
-// Bounded by maxSize: `max` would allocate every slot when the module loads (~7 ms of start-up).
+// Bounded by maxSize: `max` would allocate every slot when the module loads.
 const shifts = new LRUCache<number, number>({ maxSize: 65_536, sizeCalculation: () => 1 });
 
 function shiftOf(len: number): number {

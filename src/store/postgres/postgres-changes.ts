@@ -70,6 +70,15 @@ export const CHANGES_PAGE: pg.QueryConfig = {
     ORDER BY c.xid, c.seq LIMIT $4`,
 };
 
+/** The stamps statement reading its `since` values from `from`. */
+const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE (
+      EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax(s.since::pg_snapshot))
+      OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid = ANY (ARRAY(SELECT pg_snapshot_xip(s.since::pg_snapshot))))
+      OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot))
+        AND EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmin(s.since::pg_snapshot)))
+    ) END AS changed
+    FROM ${from}`;
+
 /**
  * Change stamps of one project, one per `since` asked in this turn ('' for none): the statement's
  * snapshot, and whether the project has an entry written by a transaction that `since` did not see
@@ -82,15 +91,6 @@ export const CHANGES_PAGE: pg.QueryConfig = {
  * counts every entry from its xmin on as unseen: exact on a primary, where such a snapshot has
  * xmin = xmax, and at worst a page read again on a replica.
  */
-/** The stamps statement reading its `since` values from `from`. */
-const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE (
-      EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax(s.since::pg_snapshot))
-      OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid = ANY (ARRAY(SELECT pg_snapshot_xip(s.since::pg_snapshot))))
-      OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot))
-        AND EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmin(s.since::pg_snapshot)))
-    ) END AS changed
-    FROM ${from}`;
-
 export const CHANGE_STAMPS: BatchedStatement = {
   operation: 'changeStamp',
   name: 'ccr_change_stamps',
@@ -99,8 +99,8 @@ export const CHANGE_STAMPS: BatchedStatement = {
 
 /**
  * The same for a turn that asks one stamp (the usual case), its `since` a scalar: PostgreSQL prices
- * the array form's generic plan for ten stamps, so it planned every execution again (about 80 µs of
- * its CPU each); this one it plans once.
+ * the array form's generic plan for ten stamps, so it planned every execution again; this one it
+ * plans once.
  */
 export const CHANGE_STAMP: pg.QueryConfig = {
   name: 'ccr_change_stamp',
