@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import { recordKey } from '../contract/record-key.js';
 import { ANSWER_RECORD_CHARS, MAX_ANSWER_RECORDS, REFUSED_RECORD_ID_CHARS, type AccessLogEntry } from '../access-log/access-log.js';
 import type { AccessLogWriter } from '../access-log/writer.js';
+import { hooksOf } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,11 +51,6 @@ function returnedOf(request: FastifyRequest, status: number): readonly string[] 
  */
 function loggedStatus(request: FastifyRequest, reply: FastifyReply): number {
   return request.raw.socket?.errored != null ? CLIENT_CLOSED : reply.statusCode;
-}
-
-/** A route option's hooks as a list. */
-function hooksOf<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 let lastMs = 0;

@@ -30,6 +30,7 @@ import { pushRecordsRoute } from './routes/push-records.js';
 import { consoleRoutes } from './routes/console.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 import { AnswerCache } from './answer-cache.js';
+import { hooksOf } from './route-hooks.js';
 
 /** What the server is built from. */
 export interface ServerDeps {
@@ -166,7 +167,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(apiPrefix) || route.url.startsWith(filesPrefix)) return;
     // A new array: the HEAD route is cloned from these options and gets its own onRoute call.
-    route.onRequest = [jsonGate, ...(route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest])];
+    route.onRequest = [jsonGate, ...hooksOf(route.onRequest)];
   });
   const cors = deps.corsOrigins !== undefined && deps.corsOrigins.length > 0;
   if (cors) {
