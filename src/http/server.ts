@@ -14,6 +14,7 @@ import { ApiKeyVerifier } from './api-keys.js';
 import { accessLogHook } from './access-log-hook.js';
 import { AccessLogWriter, type AccessLogWriterOptions } from '../access-log/writer.js';
 import { chargeRefusal } from './access.js';
+import { RequestLog } from './request-log.js';
 import { errorHandler, JSON_CSP, toServiceError } from './errors.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { SETTINGS } from '../config/settings.js';
@@ -131,6 +132,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger === false ? undefined : deps.logger,
     logger: deps.logger === false ? false : undefined,
+    logController: new RequestLog(),
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Upsert } from '../store/store.js';
-import type { LineResult } from './process-line.js';
+import { processLine, type LineResult } from './process-line.js';
 import type { PrepareTask } from './prepare-worker.js';
 import { asBuffer, transferList } from '../threads/owned-bytes.js';
 
@@ -27,14 +27,29 @@ function revive(result: LineResult): LineResult {
 }
 
 // A worker's live data is one chunk of lines and its results; V8's default young generation
-// (48 MB on 64-bit) is mostly garbage between scavenges yet stays resident, per worker.
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12 };
+// (48 MB on 64-bit) is mostly garbage between scavenges yet stays resident, per worker, and its old
+// generation grows toward the process's limit before V8 collects it.
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 64 };
+
+/**
+ * Lines longer than this are prepared on the importing thread, whose heap is not capped: parsing a
+ * line takes several times its size, and a worker past its old generation's limit dies.
+ */
+export const WORKER_LINE_BYTES = 1024 * 1024;
 
 /** The worker module beside this one: built JavaScript, or the TypeScript sources through tsx (tests, development). */
 function workerModule(): { filename: string; execArgv?: string[] } {
   const fromSources = import.meta.url.endsWith('.ts');
   const filename = fileURLToPath(new URL(`./prepare-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url));
   return fromSources ? { filename, execArgv: ['--import', 'tsx'] } : { filename };
+}
+
+/** Results prepared here, by position, merged with the worker's results for the other positions. */
+function inOrder(count: number, here: ReadonlyMap<number, LineResult>, there: readonly LineResult[]): LineResult[] {
+  const out: LineResult[] = [];
+  let k = 0;
+  for (let i = 0; i < count; i++) out.push(here.get(i) ?? there[k++]!);
+  return out;
 }
 
 /** The workers of one import; the importer bounds how many chunks are in flight. */
@@ -47,11 +62,21 @@ export class ImportPool {
     this.pool = new Piscina({ ...workerModule(), minThreads: size, maxThreads: size, concurrentTasksPerWorker: 2, resourceLimits: WORKER_LIMITS });
   }
 
-  /** Prepares a chunk of lines in a worker; owned lines are moved there (see transferList). */
+  /**
+   * Prepares a chunk of lines in a worker (owned lines are moved there, see transferList), those
+   * over WORKER_LINE_BYTES here; the results come back in the lines' order.
+   */
   prepare(lines: Buffer[], gzipLevel: number | null): Promise<LineResult[]> {
+    const here = new Map<number, LineResult>();
+    const sent: Buffer[] = [];
+    lines.forEach((line, i) => {
+      if (line.length > WORKER_LINE_BYTES) here.set(i, processLine(line, gzipLevel));
+      else sent.push(line);
+    });
     // Lines that own their memory are moved, not copied: the caller must not read them again
     // (a reject comes back with its line).
-    const results = this.pool.run({ lines, gzipLevel } satisfies PrepareTask, { transferList: transferList(lines) }).then((r) => r.map(revive));
+    const prepared = sent.length === 0 ? Promise.resolve([]) : this.pool.run({ lines: sent, gzipLevel } satisfies PrepareTask, { transferList: transferList(sent) });
+    const results = prepared.then((r) => (here.size === 0 ? r.map(revive) : inOrder(lines.length, here, r.map(revive))));
     this.inFlight.add(results);
     const settled = (): boolean => this.inFlight.delete(results);
     results.then(settled, settled);
