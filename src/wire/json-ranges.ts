@@ -76,6 +76,18 @@ export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
       case OPEN_OBJECT:
       case OPEN_ARRAY: {
         const place = top === undefined ? places : top.child;
+        // Nothing classified lies below: pass the whole value by its brackets, not token by token.
+        if (place === undefined) {
+          t.skipValue();
+          break;
+        }
+        // Classified whole, with nothing marked inside: one range, passed the same way.
+        if (place.mark !== undefined && place.members === undefined && place.anyMember === undefined && place.items === undefined) {
+          const start = t.start;
+          t.skipValue();
+          out.push({ start, end: t.end, bit: place.mark.bit, mask: place.mark.mask });
+          break;
+        }
         if (top !== undefined) stack.push(top);
         const isObject = kind === OPEN_OBJECT;
         top = { isObject, place, child: isObject ? undefined : place?.items, expectKey: true, markStart: t.start };

@@ -136,6 +136,11 @@ function scan(buf: Buffer, places: DocumentPlace): Splice[] {
       case OPEN_ARRAY: {
         if (top !== undefined && top.isObject) clearNonString(top);
         const place = top === undefined ? places : top.child;
+        // No document lies below: pass the whole value by its brackets, not token by token.
+        if (place === undefined) {
+          t.skipValue();
+          break;
+        }
         if (top !== undefined) stack.push(top);
         top = new Frame(kind === OPEN_OBJECT, place);
         break;
