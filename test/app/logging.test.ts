@@ -95,3 +95,28 @@ describe('service logs', () => {
     }
   });
 });
+
+describe('the request line at info', () => {
+  it('is written for a refused request, with the request and its answer, and not for a read answered 200', async () => {
+    const infoLines: string[] = [];
+    const config = loadConfig({}, { DATABASE_URL: join(dir, 'store.db'), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' });
+    const info = await startService(config, { logger: createLogger(config, { write: (line: string) => void infoLines.push(line) }) });
+    try {
+      const from = infoLines.length;
+      const ok = await fetch(`${info.url}/v1/companies/${COMPANY}/details`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'read-ok-1' } });
+      expect(ok.status).toBe(200);
+      await ok.arrayBuffer();
+      const refused = await fetch(`${info.url}/v1/companies/${COMPANY}/details`, { headers: { 'x-request-id': 'refused-1' } });
+      expect(refused.status).toBe(401);
+      await refused.arrayBuffer();
+      await new Promise((r) => setTimeout(r, 50)); // the line can follow the response
+      const records = infoLines.slice(from).map((l) => JSON.parse(l) as { reqId?: string; msg?: string; req?: { method?: string; url?: string }; res?: { statusCode?: number } });
+      expect(records.filter((r) => r.reqId === 'read-ok-1')).toEqual([]);
+      const lines = records.filter((r) => r.reqId === 'refused-1' && r.msg === 'request completed');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ req: { method: 'GET', url: `/v1/companies/${COMPANY}/details` }, res: { statusCode: 401 } });
+    } finally {
+      await info.close();
+    }
+  });
+});
