@@ -47,7 +47,7 @@ const N = 0x6e;
 
 interface Frame {
   isObject: boolean;
-  place: FieldPlace | undefined;
+  place: FieldPlace;
   /** The place of the current member's value (objects) or of every item (arrays). */
   child: FieldPlace | undefined;
   expectKey: boolean;
@@ -66,7 +66,7 @@ export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
       case STRING:
         if (top !== undefined && top.isObject && top.expectKey) {
           const place = top.place;
-          top.child = place === undefined ? undefined : (place.members?.get(stringText(buf, t.start, t.end)) ?? place.anyMember);
+          top.child = place.members?.get(stringText(buf, t.start, t.end)) ?? place.anyMember;
           top.expectKey = false;
         } else valueAt(top, t.start, t.end, false);
         break;
@@ -90,7 +90,7 @@ export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
         }
         if (top !== undefined) stack.push(top);
         const isObject = kind === OPEN_OBJECT;
-        top = { isObject, place, child: isObject ? undefined : place?.items, expectKey: true, markStart: t.start };
+        top = { isObject, place, child: isObject ? undefined : place.items, expectKey: true, markStart: t.start };
         break;
       }
       case CLOSE_OBJECT:
@@ -98,7 +98,7 @@ export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
         if (top === undefined || top.isObject !== (kind === CLOSE_OBJECT)) {
           throw new SyntaxError(`findRanges: unbalanced '${String.fromCharCode(buf[t.start]!)}' at byte ${t.start}`);
         }
-        const mark = top.place?.mark;
+        const mark = top.place.mark;
         if (mark !== undefined) out.push({ start: top.markStart, end: t.end, bit: mark.bit, mask: mark.mask });
         top = stack.pop();
         break;

@@ -99,10 +99,10 @@ class Frame {
   mimetype: string | undefined = undefined;
   readonly isDocument: boolean;
   readonly follows: boolean;
-  constructor(readonly isObject: boolean, readonly place: DocumentPlace | undefined) {
-    this.isDocument = isObject && place?.document === true;
-    this.follows = isObject && (place?.members !== undefined || place?.anyMember !== undefined);
-    this.child = isObject ? undefined : place?.items;
+  constructor(readonly isObject: boolean, readonly place: DocumentPlace) {
+    this.isDocument = isObject && place.document === true;
+    this.follows = isObject && (place.members !== undefined || place.anyMember !== undefined);
+    this.child = isObject ? undefined : place.items;
   }
 }
 
@@ -126,7 +126,7 @@ function scan(buf: Buffer, places: DocumentPlace): Splice[] {
       case STRING:
         if (top !== undefined && top.isObject && top.expectKey) {
           if (top.isDocument) top.key = classifyKey(buf, t.start, t.end);
-          if (top.follows) top.child = memberPlace(top.place!, buf, t.start, t.end);
+          if (top.follows) top.child = memberPlace(top.place, buf, t.start, t.end);
           top.expectKey = false;
         } else if (top !== undefined && top.key !== KEY_OTHER) {
           takeString(top, buf, t.start, t.end);
