@@ -24,7 +24,10 @@ describe('AccessLogIndexer', () => {
     await store.appendAccessLog([{ ...at, records: '["r1"]' }, { ...at, records: '["r2"' }, { ...at, records: '["r3"]' }]);
     const failures: AccessLogIndexFailure[] = [];
     indexer = new AccessLogIndexer(file, (f) => failures.push(f), 20);
-    for (let i = 0; i < 200 && !failures.some((f) => f.batch !== undefined); i++) await new Promise((r) => setTimeout(r, 25));
+    // The damaged batch reported a second time means a later round began, so the first one, which
+    // caught up the batches after it one by one, has finished.
+    const batchReports = (): number => failures.filter((f) => f.batch !== undefined).length;
+    for (let i = 0; i < 200 && batchReports() < 2; i++) await new Promise((r) => setTimeout(r, 25));
     expect(failures[0]).toEqual({ err: expect.objectContaining({ name: 'StoreError', message: expect.stringMatching(/malformed JSON/) }) });
     expect(failures).toContainEqual({ err: expect.objectContaining({ name: 'StoreError' }), batch: { project: 'p', id: 2 } });
     // The other two are caught up: a catch-up now covers nothing but still meets the damaged one.
