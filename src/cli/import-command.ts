@@ -1,10 +1,11 @@
 /** `compliance-read import FILE...`: validated NDJSON import. */
 import { Command } from 'commander';
-import { ImportStopped, importFiles, type ImportSummary } from '../ingest/importer.js';
+import { ImportStopped, type ImportSummary } from '../ingest/importer.js';
+import { importOnThread } from '../ingest/import-thread.js';
 import { defaultWorkers } from '../ingest/default-workers.js';
 import { progressReporter } from './progress.js';
-import { useStore, withDbOption } from './store-option.js';
-import { loadConfig } from '../config/load-config.js';
+import { withDbOption } from './store-option.js';
+import { loadConfig, storeOptionsOf } from '../config/load-config.js';
 import { SETTINGS } from '../config/settings.js';
 import { StoreError } from '../store/store-errors.js';
 
@@ -22,15 +23,18 @@ export function importCommand(): Command {
       const config = loadConfig({ databaseUrl: opts.db, gzipLevel: opts.gzipLevel, maxRejects: opts.maxRejects });
       const progress = progressReporter(process.stderr);
       let stopped: ImportStopped | undefined;
-      const summary: ImportSummary = await useStore({ db: config.databaseUrl, bulkWrites: true }, (store) =>
-        importFiles(store, files, {
+      const job = {
+        db: config.databaseUrl,
+        store: storeOptionsOf(config, 'bulk writes'),
+        files,
+        options: {
           gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel,
           maxLineBytes: Number(opts.maxLineBytes),
           maxRejects: config.maxRejects,
           workers: Number(opts.workers),
-          onProgress: progress.onProgress,
-        }),
-      ).catch((err: unknown) => {
+        },
+      };
+      const summary: ImportSummary = await importOnThread(job, progress.onProgress).catch((err: unknown) => {
         progress.done();
         if (err instanceof ImportStopped) {
           stopped = err;

@@ -52,39 +52,104 @@ function inOrder(count: number, here: ReadonlyMap<number, LineResult>, there: re
   return out;
 }
 
-/** The workers of one import; the importer bounds how many chunks are in flight. */
+/** A chunk waiting for a worker: sent when one has room, or prepared here by `helpOne`. */
+interface Waiting {
+  lines: Buffer[];
+  gzipLevel: number | null;
+  resolve(results: LineResult[]): void;
+  reject(err: unknown): void;
+}
+
+/** Chunks a worker holds at once: the next one waits in the worker while it prepares one. */
+const CHUNKS_PER_WORKER = 2;
+
+/**
+ * The workers of one import; the importer bounds how many chunks are in flight. Chunks beyond
+ * what the workers hold wait here, and the importing thread prepares one itself whenever it would
+ * otherwise wait for a worker (`helpOne`): the two threads share the work whatever its balance.
+ */
 export class ImportPool {
   private readonly pool: Piscina<PrepareTask, LineResult[]>;
   private readonly inFlight = new Set<Promise<LineResult[]>>();
+  private readonly waiting: Waiting[] = [];
+  private readonly room: number;
+  private sent = 0;
 
   constructor(size: number) {
-    // Two chunks per worker: the next one waits in the worker while the importer writes a batch.
-    this.pool = new Piscina({ ...workerModule(), minThreads: size, maxThreads: size, concurrentTasksPerWorker: 2, resourceLimits: WORKER_LIMITS });
+    this.room = size * CHUNKS_PER_WORKER;
+    this.pool = new Piscina({ ...workerModule(), minThreads: size, maxThreads: size, concurrentTasksPerWorker: CHUNKS_PER_WORKER, resourceLimits: WORKER_LIMITS });
   }
 
   /**
-   * Prepares a chunk of lines in a worker (owned lines are moved there, see transferList), those
-   * over WORKER_LINE_BYTES here; the results come back in the lines' order.
+   * Prepares a chunk of lines in a worker (owned lines are moved there, see transferList) or on
+   * this thread, those over WORKER_LINE_BYTES always here; the results come back in the lines' order.
    */
   prepare(lines: Buffer[], gzipLevel: number | null): Promise<LineResult[]> {
     const here = new Map<number, LineResult>();
-    const sent: Buffer[] = [];
+    const rest: Buffer[] = [];
     lines.forEach((line, i) => {
       if (line.length > WORKER_LINE_BYTES) here.set(i, processLine(line, gzipLevel));
-      else sent.push(line);
+      else rest.push(line);
     });
-    // Lines that own their memory are moved, not copied: the caller must not read them again
-    // (a reject comes back with its line).
-    const prepared = sent.length === 0 ? Promise.resolve([]) : this.pool.run({ lines: sent, gzipLevel } satisfies PrepareTask, { transferList: transferList(sent) });
-    const results = prepared.then((r) => (here.size === 0 ? r.map(revive) : inOrder(lines.length, here, r.map(revive))));
+    const prepared =
+      rest.length === 0
+        ? Promise.resolve([])
+        : new Promise<LineResult[]>((resolve, reject) => {
+            this.waiting.push({ lines: rest, gzipLevel, resolve, reject });
+            this.send();
+          });
+    const results = here.size === 0 ? prepared : prepared.then((r) => inOrder(lines.length, here, r));
     this.inFlight.add(results);
     const settled = (): boolean => this.inFlight.delete(results);
     results.then(settled, settled);
     return results;
   }
 
+  /**
+   * Prepares the oldest chunk waiting for a worker on this thread, unless it is the only one: that
+   * one is left for the worker that frees up first, which would otherwise run dry. False when none
+   * was prepared.
+   */
+  helpOne(): boolean {
+    if (this.waiting.length < 2) return false;
+    const w = this.waiting.shift()!;
+    try {
+      // Nothing was moved, so a reject's line is still the importer's own.
+      w.resolve(w.lines.map((line) => processLine(line, w.gzipLevel)));
+    } catch (err) {
+      w.reject(err);
+    }
+    return true;
+  }
+
+  /** Hands waiting chunks to the workers while they have room. */
+  private send(): void {
+    while (this.sent < this.room && this.waiting.length > 0) {
+      const w = this.waiting.shift()!;
+      this.sent++;
+      const done = (): void => {
+        this.sent--;
+        this.send();
+      };
+      // Lines that own their memory are moved, not copied: the caller must not read them again
+      // (a reject comes back with its line).
+      this.pool.run({ lines: w.lines, gzipLevel: w.gzipLevel } satisfies PrepareTask, { transferList: transferList(w.lines) }).then(
+        (r) => {
+          done();
+          w.resolve(r.map(revive));
+        },
+        (err: unknown) => {
+          done();
+          w.reject(err);
+        },
+      );
+    }
+  }
+
   /** Stops the workers once the chunks still in flight (an import that stopped drops them) are done. */
   async close(): Promise<void> {
+    // Chunks no worker took are dropped: the importer stopped before it needed them.
+    for (const w of this.waiting.splice(0)) w.reject(new Error('the import stopped before this chunk was prepared'));
     // Destroying the pool under a running chunk fails its promise, or piscina on the late answer.
     await Promise.allSettled(this.inFlight);
     await this.pool.destroy();

@@ -78,7 +78,7 @@ export async function importFiles(store: Store, files: readonly string[], option
   const workers = options.workers ?? 0;
   // Loaded only by an import that uses workers: the pool's library is no part of a start-up.
   const pool = workers > 0 ? new (await import('./import-pool.js')).ImportPool(workers) : undefined;
-  const prepare: Prepare = pool ? (lines) => pool.prepare(lines, gzipLevel) : async (lines) => lines.map((l) => processLine(l, gzipLevel));
+  const prepare: Prepare = pool ? { chunk: (lines) => pool.prepare(lines, gzipLevel), helpOne: () => pool.helpOne() } : inline(gzipLevel);
   try {
     for (const file of files) await importOne(store, file, fileSource(file), options, summary, prepare);
   } finally {
@@ -102,7 +102,7 @@ export async function importStream(store: Store, name: string, stream: AsyncIter
     }
   };
   const source: Source = async () => ({ input: { stream: counted(), rawBytesRead: () => read }, totalBytes: undefined });
-  await importOne(store, name, source, { ...options, workers: 0 }, summary, async (lines) => lines.map((l) => processLine(l, gzipLevel)));
+  await importOne(store, name, source, { ...options, workers: 0 }, summary, inline(gzipLevel));
   return summary;
 }
 
@@ -114,7 +114,16 @@ function fileSource(file: string): Source {
 }
 
 /** Prepares chunks of lines, inline or in worker threads. */
-type Prepare = (lines: Buffer[]) => Promise<LineResult[]>;
+interface Prepare {
+  chunk(lines: Buffer[]): Promise<LineResult[]>;
+  /** Prepares a chunk still waiting for a worker on this thread; false when none waits. */
+  helpOne(): boolean;
+}
+
+/** Every chunk prepared on this thread as it is sealed. */
+function inline(gzipLevel: number | null): Prepare {
+  return { chunk: async (lines) => lines.map((l) => processLine(l, gzipLevel)), helpOne: () => false };
+}
 
 /** A chunk of input on its way through preparing, with line numbers and what is already known. */
 interface Chunk {
@@ -123,6 +132,8 @@ interface Chunk {
   /** Results decided without preparing (a line over the size limit), by position. */
   early: (LineResult | undefined)[];
   results: Promise<LineResult[]>;
+  /** Set once `results` has settled. */
+  ready: boolean;
 }
 
 const CHUNK_LINES = 256;
@@ -132,7 +143,8 @@ async function importOne(store: Store, file: string, source: Source, options: Im
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;
   const batchRecords = options.batchRecords ?? 1000;
   const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
-  const inflightLimit = Math.max(2, 2 * (options.workers ?? 1));
+  // Beyond the chunks the workers hold (two each), two more wait for whichever thread is free first.
+  const inflightLimit = 2 * (options.workers ?? 0) + 2;
   const onReject = options.onReject;
   const rejects = onReject !== undefined ? { write: onReject, close: async () => {} } : new RejectsWriter((options.rejectsPath ?? rejectsPathFor)(file));
   let batch: Upsert[] = [];
@@ -168,6 +180,9 @@ async function importOne(store: Store, file: string, source: Source, options: Im
   const inflight: Chunk[] = [];
   let open: { lineNos: number[]; texts: (Buffer | undefined)[]; early: (LineResult | undefined)[]; toPrepare: Buffer[]; size: number } | undefined;
   const apply = async (chunk: Chunk): Promise<void> => {
+    // This thread prepares waiting chunks rather than wait idle for a worker's.
+    let helped = true;
+    while (!chunk.ready && helped) helped = prepare.helpOne();
     const prepared = await chunk.results;
     let s = 0;
     for (let i = 0; i < chunk.lineNos.length; i++) {
@@ -196,7 +211,13 @@ async function importOne(store: Store, file: string, source: Source, options: Im
     if (open === undefined) return;
     const c = open;
     open = undefined;
-    inflight.push({ lineNos: c.lineNos, texts: c.texts, early: c.early, results: c.toPrepare.length > 0 ? prepare(c.toPrepare) : Promise.resolve([]) });
+    const results = c.toPrepare.length > 0 ? prepare.chunk(c.toPrepare) : Promise.resolve([]);
+    const chunk: Chunk = { lineNos: c.lineNos, texts: c.texts, early: c.early, results, ready: false };
+    const ready = (): void => {
+      chunk.ready = true;
+    };
+    results.then(ready, ready);
+    inflight.push(chunk);
     while (inflight.length > inflightLimit) await apply(inflight.shift()!);
   };
   const take = async (line: Line): Promise<void> => {

@@ -1,10 +1,13 @@
-/** The import's workers: results in the lines' order, and lines too large for a worker's capped heap prepared on the importing thread. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+/**
+ * The import's workers: results in the lines' order, chunks shared with the importing thread, and
+ * lines too large for a worker's capped heap prepared on the importing thread.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImportPool, WORKER_LINE_BYTES } from '../../src/ingest/import-pool.js';
-import { importFiles } from '../../src/ingest/importer.js';
+import { ImportStopped, importFiles } from '../../src/ingest/importer.js';
 import { processLine } from '../../src/ingest/process-line.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { recordKey } from '../../src/contract/record-key.js';
@@ -46,6 +49,53 @@ describe('ImportPool', () => {
       await pool.close();
     }
   });
+
+  it('prepares a chunk waiting for the worker on this thread, but never the last one waiting', async () => {
+    const chunk = (i: number) => [Buffer.from(executionLine(P, C, i)), Buffer.from('{"kind":"alert"}')];
+    const pool = new ImportPool(1);
+    try {
+      // The worker holds two chunks; the next two wait.
+      const pending = [1, 2, 3, 4].map((i) => pool.prepare(chunk(i), 6));
+      expect(pool.helpOne()).toBe(true);
+      expect(pool.helpOne()).toBe(false);
+      const results = await Promise.all(pending);
+      results.forEach((r, i) => {
+        expect(r.map((x) => x.kind)).toEqual(['record', 'reject']);
+        const want = processLine(chunk(i + 1)[0]!, 6);
+        expect(r[0]!.kind === 'record' && want.kind === 'record' && r[0]!.upsert.body.equals(want.upsert.body)).toBe(true);
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stores, rejects and stops at the same lines whichever thread prepared them', async () => {
+    // Enough chunks that some wait for the worker and the importing thread takes them.
+    const lines = Array.from({ length: 3000 }, (_, i) => (i % 97 === 5 ? `{"kind":"alert","record":{"n":${i}}}` : executionLine(P, C, i)));
+    const input = join(dir, 'many.ndjson');
+    writeFileSync(input, `${lines.join('\n')}\n`);
+    const run = async (workers: number, maxRejects?: number) => {
+      const name = `${workers}-${maxRejects ?? 'all'}`;
+      const store = await openSqliteStore(join(dir, `${name}.db`));
+      const rejects = join(dir, `${name}.rejects.ndjson`);
+      try {
+        const outcome = await importFiles(store, [input], { workers, maxRejects, rejectsPath: () => rejects }).catch((err: unknown) => {
+          if (err instanceof ImportStopped) return { stoppedAt: err.lineNo, ...err.summary };
+          throw err;
+        });
+        const page = await store.listExecutions(P, recordKey(C), { order: 'desc' }, undefined, 200);
+        return { outcome, rejects: readFileSync(rejects, 'utf8'), firstPage: page.map((e) => e.etag) };
+      } finally {
+        await store.close();
+      }
+    };
+    const inline = await run(0);
+    expect(inline.outcome).toMatchObject({ read: 3000, rejected: 31 });
+    expect(await run(1)).toEqual(inline);
+    const stopped = await run(0, 10);
+    expect(stopped.outcome).toMatchObject({ stoppedAt: 976 });
+    expect(await run(1, 10)).toEqual(stopped);
+  }, 60_000);
 
   it('imports a line far past what a worker may hold, beside ordinary lines', async () => {
     const input = join(dir, 'big.ndjson');
