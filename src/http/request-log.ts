@@ -1,7 +1,8 @@
 /** The application log's line per request: what was asked and how it was answered, written once it is answered. */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { heldFor } from './held-time.js';
 
-/** An answer that took at least this long is logged at `info` whatever its status. */
+/** An answer that took at least this long, apart from a long poll's wait, is logged at `info` whatever its status. */
 export const SLOW_REQUEST_MS = 1000;
 
 /**
@@ -25,7 +26,7 @@ export class RequestLog extends LogController {
     }
     const elapsed = reply.elapsedTime;
     const line = { req: request, res: reply, responseTime: elapsed };
-    if (reply.statusCode >= 400 || elapsed >= SLOW_REQUEST_MS) reply.log.info(line, 'request completed');
+    if (reply.statusCode >= 400 || elapsed - heldFor(request) >= SLOW_REQUEST_MS) reply.log.info(line, 'request completed');
     else reply.log.debug(line, 'request completed');
   }
 }

@@ -10,6 +10,7 @@ import { companyLine } from '../support/records.js';
 import { createApiKey } from '../../src/store/api-keys.js';
 import { createLogger } from '../../src/app/logger.js';
 import { startService, type Service } from '../../src/app/service.js';
+import { SLOW_REQUEST_MS } from '../../src/http/request-log.js';
 
 const COMPANY = '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const COMPANY_NAME = 'Zyxwvut Confidential Holdings';
@@ -115,6 +116,30 @@ describe('the request line at info', () => {
       const lines = records.filter((r) => r.reqId === 'refused-1' && r.msg === 'request completed');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ req: { method: 'GET', url: `/v1/companies/${COMPANY}/details` }, res: { statusCode: 401 } });
+    } finally {
+      await info.close();
+    }
+  });
+
+  it('is not written for a long poll of the feed that waited past the slow threshold for nothing', async () => {
+    const infoLines: string[] = [];
+    const config = loadConfig({}, { DATABASE_URL: join(dir, 'store.db'), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' });
+    const info = await startService(config, { logger: createLogger(config, { write: (line: string) => void infoLines.push(line) }) });
+    try {
+      const headers = { authorization: `Bearer ${key}` };
+      const first = await fetch(`${info.url}/v1/changes`, { headers });
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      // The feed's end: polling from there waits the whole two seconds, then answers an empty page.
+      const next = /<([^>]+)>/.exec(first.headers.get('link')!)![1]!;
+      const from = infoLines.length;
+      const started = performance.now();
+      const polled = await fetch(`${info.url}${next}&wait=${Math.ceil((2 * SLOW_REQUEST_MS) / 1000)}`, { headers: { ...headers, 'x-request-id': 'poll-1' } });
+      expect(polled.status).toBe(200);
+      expect(await polled.json()).toEqual([]);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(SLOW_REQUEST_MS);
+      await new Promise((r) => setTimeout(r, 50)); // the line can follow the response
+      expect(infoLines.slice(from).filter((l) => l.includes('poll-1'))).toEqual([]);
     } finally {
       await info.close();
     }

@@ -7,6 +7,7 @@ import { pickEncoding } from '../accept.js';
 import { noteAnswerRecords } from '../access-log-hook.js';
 import type { ProjectReader } from '../access.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
+import { noteHeld } from '../held-time.js';
 import type { Parameters } from '../parameters.js';
 import { readRoute } from '../read-route.js';
 import { sendAnswer } from '../respond.js';
@@ -26,7 +27,12 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
     const queryId = JSON.stringify(['changes', reader.project]);
     const after = positionOf(deps.secret, queryId, params.query.after as string | undefined);
     let page = await reader.listChanges(after, limit);
-    if (page.length === 0 && waitSeconds > 0) page = await waitForPage(reader, after, limit, waitSeconds * 1000, abortOnEnd(deps.closing, reply.raw));
+    if (page.length === 0 && waitSeconds > 0) {
+      const waitFrom = performance.now();
+      page = await waitForPage(reader, after, limit, waitSeconds * 1000, abortOnEnd(deps.closing, reply.raw));
+      // A long poll is slow by design: its wait does not make the answer a slow one in the log.
+      noteHeld(request, performance.now() - waitFrom);
+    }
     // Answered because the server is closing: its socket goes too, rather than idling open and holding the close.
     if (deps.closing.aborted) reply.header('connection', 'close');
     const position = page.length > 0 ? page[page.length - 1]!.position : after;
