@@ -26,7 +26,7 @@ export interface ImportFloor {
   /** Lines parsed, deflated and inserted: every k-th, spread over the whole file. */
   sampled: number;
   steps: FloorSteps;
-  /** Cores the work may spread over (the importer uses them all: one reads and writes, the others prepare). */
+  /** Cores the work may spread over (the importer uses them all: one reads, writes and prepares what waits, the others prepare). */
   cores: number;
   /** cores × 1e6 ÷ the steps' sum: the rate of an import doing only this work, perfectly spread. */
   recordsPerSecond: number;

@@ -69,6 +69,26 @@ describe('import', () => {
     expect(readFileSync(pooled, 'utf8')).toBe(readFileSync(inline, 'utf8'));
   });
 
+  it('stops at a batch the store fails to write: the batches before it are stored, none after it is written', async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => executionLine(P, C, i));
+    const input = file('batches.ndjson', lines);
+    let calls = 0;
+    const failing: Store = Object.create(store, {
+      writeBatch: {
+        value: async (items: Parameters<Store['writeBatch']>[0]) => {
+          calls++;
+          if (calls === 2) throw new Error('disk on fire');
+          return store.writeBatch(items);
+        },
+      },
+    }) as Store;
+    await expect(importFiles(failing, [input], { batchRecords: 10, workers: 1 })).rejects.toThrow('disk on fire');
+    // The batch after the failed one may have been gathered, but it is never written.
+    expect(calls).toBe(2);
+    const page = await store.listExecutions(P, C, { order: 'asc' }, undefined, 200);
+    expect(page).toHaveLength(10);
+  });
+
   it('changes nothing when the same file is imported again', async () => {
     const input = file('a.ndjson', [companyLine(P, C, F), alertLine(P, ALERT, C, F), executionLine(P, C, 1), executionLine(P, C, 2)]);
     expect(await importFiles(store, [input])).toMatchObject({ stored: 4, unchanged: 0 });
