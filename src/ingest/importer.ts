@@ -23,7 +23,7 @@ export interface ImportOptions {
   maxLineBytes?: number;
   /** Records per transaction (default 1000). */
   batchRecords?: number;
-  /** Bytes per transaction before an early flush (default 32 MiB). */
+  /** Bytes per transaction before an early flush (default 16 MiB). */
   batchBytes?: number;
   /** zlib level of the stored gzip pieces; null stores none (default 6). */
   gzipLevel?: number | null;
@@ -137,12 +137,12 @@ interface Chunk {
 }
 
 const CHUNK_LINES = 256;
-const CHUNK_BYTES = 4 * 1024 * 1024;
+const CHUNK_BYTES = 2 * 1024 * 1024;
 
 async function importOne(store: Store, file: string, source: Source, options: ImportOptions, summary: ImportSummary, prepare: Prepare): Promise<void> {
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;
   const batchRecords = options.batchRecords ?? 1000;
-  const batchBytes = options.batchBytes ?? 32 * 1024 * 1024;
+  const batchBytes = options.batchBytes ?? 16 * 1024 * 1024;
   // Beyond the chunks the workers hold (two each), two more wait for whichever thread is free first.
   const inflightLimit = 2 * (options.workers ?? 0) + 2;
   const onReject = options.onReject;
