@@ -65,7 +65,7 @@ const CHUNKS_PER_WORKER = 2;
 
 /**
  * The workers of one import; the importer bounds how many chunks are in flight. Chunks beyond
- * what the workers hold wait here, and the importing thread prepares one itself whenever it would
+ * what the workers hold wait here, and the importing thread prepares them itself while it would
  * otherwise wait for a worker (`helpOne`): the two threads share the work whatever its balance.
  */
 export class ImportPool {
