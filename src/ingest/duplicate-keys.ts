@@ -3,26 +3,6 @@ import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, JsonTokens, OPEN_ARRAY, OPEN_OBJECT, 
 
 const QUOTE = 0x22;
 
-/** Members of a parsed value, counted without recursion. */
-function parsedMembers(value: unknown): number {
-  let n = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== 'object' || v === null) continue;
-    if (Array.isArray(v)) {
-      for (const item of v) if (typeof item === 'object' && item !== null) stack.push(item);
-    } else {
-      for (const key in v) {
-        n++;
-        const item = (v as Record<string, unknown>)[key];
-        if (typeof item === 'object' && item !== null) stack.push(item);
-      }
-    }
-  }
-  return n;
-}
-
 /**
  * Colons preceded (across whitespace) by a quote: every member name ends so. An escaped quote
  * inside a string can look the same, so this may over-count, never under-count. Colons are
@@ -40,12 +20,13 @@ function nameEnds(text: string): number {
 }
 
 /**
- * True when the text of a parsed JSON value repeats a member name somewhere. The parse keeps one
- * member per name, so a repeat leaves it with fewer members than the text writes; when the quick
- * count cannot rule that out (escaped quotes before a colon), the exact scan decides.
+ * True when the text of a parsed JSON value repeats a member name somewhere, given the parse's
+ * member count (src/ingest/parsed-shape.ts). The parse keeps one member per name, so a repeat
+ * leaves it with fewer members than the text writes; when the quick count cannot rule that out
+ * (escaped quotes before a colon), the exact scan decides.
  */
-export function hasDuplicateKey(text: string, parsed: unknown): boolean {
-  if (nameEnds(text) === parsedMembers(parsed)) return false;
+export function hasDuplicateKey(text: string, parsedMembers: number): boolean {
+  if (nameEnds(text) === parsedMembers) return false;
   return findDuplicateKey(Buffer.from(text, 'utf8')) !== null;
 }
 

@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { isUuid } from '../contract/index.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import { findDuplicateKey, hasDuplicateKey } from './duplicate-keys.js';
+import { parsedShape } from './parsed-shape.js';
 import { CLOSE_OBJECT, COMMA, JsonTokens } from '../wire/json-tokens.js';
 import { ownedCopy } from '../threads/owned-bytes.js';
 
@@ -49,7 +50,8 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('', 'line must be a JSON object envelope {"kind": ..., "record": {...}}');
   }
-  if (nestingOver(value, MAX_NESTING)) {
+  const shape = parsedShape(value, MAX_NESTING);
+  if (shape.tooDeep) {
     return fail(deepestPath(value, MAX_NESTING) ?? '', `objects and arrays are nested deeper than ${MAX_NESTING} levels`);
   }
   const env = value as Record<string, unknown>;
@@ -72,7 +74,7 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
     const problem = typeof env.cmsProjectId === 'string' ? projectIdProblem(env.cmsProjectId) : 'must be a string';
     if (problem !== undefined) issues.push({ path: '/cmsProjectId', message: problem });
   }
-  if (hasDuplicateKey(text, value)) {
+  if (hasDuplicateKey(text, shape.members)) {
     issues.push({ path: findDuplicateKey(bytes) ?? '', message: 'member name appears twice in one object (JSON parsers disagree on which wins)' });
   }
   if (issues.length > 0) return { ok: false, issues };
@@ -88,25 +90,6 @@ export function parseEnvelope(bytes: Buffer): { ok: true; envelope: Envelope } |
       cmsProjectId: env.cmsProjectId as string | undefined,
     },
   };
-}
-
-/** True when objects and arrays nest deeper than `max` levels; iterative, so any depth is safe. */
-function nestingOver(value: object, max: number): boolean {
-  const values: unknown[] = [value];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const v = values.pop() as object;
-    const depth = depths.pop()!;
-    if (depth > max) return true;
-    const items = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
-    for (const item of items) {
-      if (typeof item === 'object' && item !== null) {
-        values.push(item);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
 }
 
 /** JSON Pointer of the first value at level `max + 1` (recursion stops there, so it stays shallow). */

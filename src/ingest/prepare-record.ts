@@ -39,7 +39,7 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
     versionKey: version(r.updatedAt),
     body,
     etag,
-    ...layoutRecord(body, { documents, gzipLevel, fields }),
+    ...layoutRecord(body, { documents, gzipLevel, fields, parsed: r }),
   });
   switch (env.kind) {
     case 'customer': {
@@ -79,7 +79,7 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
         objectTypes,
         body,
         etag,
-        ...layoutRecord(body, { documents: null, gzipLevel, fields: placesOf('execution') }),
+        ...layoutRecord(body, { documents: null, gzipLevel, fields: placesOf('execution'), parsed: r }),
       };
     }
   }

@@ -55,6 +55,44 @@ interface Frame {
   markStart: number;
 }
 
+/**
+ * Whether a parsed JSON value holds anything `findRanges` would mark in its text: walks only the
+ * places of the tree, so a record with nothing classified (most executions) skips the byte scan.
+ * The value must be the parse of that text with no member name repeated (the importer refuses those).
+ */
+export function holdsClassified(value: unknown, place: FieldPlace): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    const items = place.items;
+    if (items === undefined) return false;
+    for (const item of value) if (holdsAt(item, items)) return true;
+    return false;
+  }
+  const members = place.members;
+  const any = place.anyMember;
+  if (any === undefined) {
+    if (members === undefined) return false;
+    // Only the named members can hold a classified value: look them up rather than walk every member.
+    for (const [name, child] of members) if (Object.hasOwn(value, name) && holdsAt((value as Record<string, unknown>)[name], child)) return true;
+    return false;
+  }
+  for (const name of Object.keys(value)) {
+    if (holdsAt((value as Record<string, unknown>)[name], members?.get(name) ?? any)) return true;
+  }
+  return false;
+}
+
+/** Whether the value at a place is marked itself (as the scan marks it) or holds a marked value below. */
+function holdsAt(value: unknown, place: FieldPlace): boolean {
+  const mark = place.mark;
+  if (mark !== undefined) {
+    // The scan marks any object or array at a marked place, and any scalar but a null whose mask is null.
+    if (value !== null && typeof value === 'object') return true;
+    if (!(value === null && mark.mask === NULL_MASK)) return true;
+  }
+  return holdsClassified(value, place);
+}
+
 /** The ranges of every classified value in one JSON text, ordered by start (an enclosing range before the ranges inside it). */
 export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
   const out: ClassRange[] = [];

@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import { deflatePiece, storedPiece, type GzipPiece } from './gzip-pieces.js';
 import { applySplices, findSplices, type DocumentPlace, type Splice } from './json-splices.js';
 import { ownedConcat } from '../threads/owned-bytes.js';
-import { findRanges, type ClassRange, type FieldPlace } from './json-ranges.js';
+import { findRanges, holdsClassified, type ClassRange, type FieldPlace } from './json-ranges.js';
 import type { RecordBytes } from './record-bytes.js';
 
 /** A splice as stored: [start, end, objectKey, filename, mimetype]. */
@@ -50,6 +50,8 @@ export interface LayoutOptions {
   gzipLevel: number | null;
   /** Where the record's classified fields are (personal data, documents, screening); null for none. */
   fields?: FieldPlace | null;
+  /** The record as parsed (member names unrepeated): when it holds nothing classified, its bytes are not scanned for ranges. */
+  parsed?: unknown;
 }
 
 /** The layout and deflate pieces of a record's JSON. */
@@ -63,10 +65,15 @@ export function layoutRecord(body: Buffer, options: LayoutOptions): { layout: st
     for (const p of laid.pieces) pieces.push([p.offset, p.length, p.crc, p.rawLength]);
     deflated = laid.deflated;
   }
-  const ranges: StoredRange[] | null = options.fields ? findRanges(body, options.fields).map((r) => [r.start, r.end, r.bit, r.mask]) : null;
+  const ranges: StoredRange[] | null = options.fields ? rangesOf(body, options.fields, options.parsed) : null;
   const flags = (stored.length > 0 ? SPLICED : 0) | (deflated !== null ? PIECES : 0) | (ranges !== null ? RANGES : 0);
   if (flags === 0) return { layout: null, deflated };
   return { layout: JSON.stringify(ranges === null ? [VERSION, flags, stored, pieces] : [VERSION, flags, stored, pieces, ranges]), deflated };
+}
+
+function rangesOf(body: Buffer, fields: FieldPlace, parsed: unknown): StoredRange[] {
+  if (parsed !== undefined && !holdsClassified(parsed, fields)) return [];
+  return findRanges(body, fields).map((r) => [r.start, r.end, r.bit, r.mask]);
 }
 
 /**
