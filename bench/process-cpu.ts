@@ -54,3 +54,19 @@ export function childrenCpuMicros(): number {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[13]) + Number(fields[14])) * 1e6) / TICKS_PER_SECOND;
 }
+
+/**
+ * Waits until `pids` use less than `share` of one core over a whole second (the service's
+ * background work after the feed catch-up, such as indexing the access log, would otherwise run
+ * beside the windows), at most `maxSeconds`. Answers the seconds waited and whether it settled.
+ */
+export async function settle(pids: () => number[], share = 0.05, maxSeconds = 180): Promise<{ seconds: number; settled: boolean }> {
+  const started = performance.now();
+  for (let i = 0; i < maxSeconds; i++) {
+    const used = cpuSince(pids());
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const micros = used();
+    if (Number.isNaN(micros) || micros < share * 1e6) return { seconds: (performance.now() - started) / 1000, settled: true };
+  }
+  return { seconds: (performance.now() - started) / 1000, settled: false };
+}

@@ -21,7 +21,7 @@ import { machineInfo } from './machine.js';
 import { ensureWrk } from './load.js';
 import { calibrate, measureAll, warmUp, type Plan } from './measure.js';
 import { parseOptions } from './options.js';
-import { postgresPids } from './process-cpu.js';
+import { postgresPids, settle } from './process-cpu.js';
 import { profileSummaries } from './profile-summary.js';
 import { RequestLists, type StoreSide } from './request-lists.js';
 import { compressedDataset, datasetOptions } from './scales.js';
@@ -126,6 +126,8 @@ try {
     for (const s of scenarios) captured.push(...(await captureResponses(service.base, await lists.get(s, { name: kind, base: service.base }), s.expect)));
     sides.push(side);
     cpuPids.set(kind, pidsOf(kind, service.pid));
+    const quiet = await settle(pidsOf(kind, service.pid));
+    log(`${kind}: service ${quiet.settled ? 'quiet' : 'still busy'} ${quiet.seconds.toFixed(1)} s after the catch-up and captures`);
     if (opts.accessLogAb) {
       // The same store served without its access log, measured in the same rotation: the difference is the log's cost.
       const twin = await startService(build, store, { path: companyPath(probe.id), key: keys.get(probe.project)! }, [], ['--access-log', 'off']);
