@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { reachableStores, STORES } from './test/support/stores.js';
 
@@ -23,5 +24,7 @@ export default defineConfig(async () => {
       env: { TEST_STORE: store, TEST_STORES: stores.join(',') },
     },
   }));
-  return { test: { projects } };
+  // Most suites wait on servers, browsers and child processes rather than compute: two files at a
+  // time even on two cores (vitest's default there is one).
+  return { test: { projects, maxWorkers: Math.max(2, availableParallelism() - 1) } };
 });
