@@ -71,6 +71,7 @@ export function layoutRecord(body: Buffer, options: LayoutOptions): { layout: st
   return { layout: JSON.stringify(ranges === null ? [VERSION, flags, stored, pieces] : [VERSION, flags, stored, pieces, ranges]), deflated };
 }
 
+/** The classified ranges to store; the parse, when given, spares the scan of a record with none. */
 function rangesOf(body: Buffer, fields: FieldPlace, parsed: unknown): StoredRange[] {
   if (parsed !== undefined && !holdsClassified(parsed, fields)) return [];
   return findRanges(body, fields).map((r) => [r.start, r.end, r.bit, r.mask]);
