@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { generateDemo } from '../demo/index.js';
 import { fieldPlaces, findRanges, holdsClassified } from './json-ranges.js';
 import { placesOf } from './redaction.js';
+import { seeded } from '../../test/support/ingest-records.js';
 
 const KIND = { customer: 'company', alert: 'alert', execution: 'execution' } as const;
-
-/** A small deterministic generator, so a failure names the same variant on every run. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** A copy of `value` with some values replaced by null, [] or {} (the shapes a scan must tell apart). */
 function mutated(value: unknown, rand: () => number): unknown {

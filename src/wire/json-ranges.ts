@@ -55,6 +55,11 @@ interface Frame {
   markStart: number;
 }
 
+/** Whether a value at a marked place gets a range: every value but a null whose mask is null (it already is its own mask). */
+function marks(mark: NonNullable<FieldPlace['mark']>, isNull: boolean): boolean {
+  return !(isNull && mark.mask === NULL_MASK);
+}
+
 /**
  * Whether a parsed JSON value holds anything `findRanges` would mark in its text: walks only the
  * places of the tree, so a record with nothing classified (most executions) skips the byte scan.
@@ -85,11 +90,7 @@ export function holdsClassified(value: unknown, place: FieldPlace): boolean {
 /** Whether the value at a place is marked itself (as the scan marks it) or holds a marked value below. */
 function holdsAt(value: unknown, place: FieldPlace): boolean {
   const mark = place.mark;
-  if (mark !== undefined) {
-    // The scan marks any object or array at a marked place, and any scalar but a null whose mask is null.
-    if (value !== null && typeof value === 'object') return true;
-    if (!(value === null && mark.mask === NULL_MASK)) return true;
-  }
+  if (mark !== undefined && marks(mark, value === null)) return true;
   return holdsClassified(value, place);
 }
 
@@ -156,7 +157,6 @@ export function findRanges(buf: Buffer, places: FieldPlace): ClassRange[] {
 
   function valueAt(frame: Frame | undefined, start: number, end: number, isNull: boolean): void {
     const mark = frame?.child?.mark;
-    // A null already is its own null mask.
-    if (mark !== undefined && !(isNull && mark.mask === NULL_MASK)) out.push({ start, end, bit: mark.bit, mask: mark.mask });
+    if (mark !== undefined && marks(mark, isNull)) out.push({ start, end, bit: mark.bit, mask: mark.mask });
   }
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seeded } from '../support/ingest-records.js';
 import { companyHistoryLines } from '../support/records.js';
 import { dumpSqliteStore, integrityOf, isSubsetOf } from '../support/sqlite-dump.js';
 
@@ -33,17 +34,6 @@ function committed(file: string): number {
 function importSync(db: string, input: string): { status: number | null; stdout: string } {
   const r = spawnSync(process.execPath, [...CLI, 'import', '--json', '--db', db, input], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout };
-}
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KILLS = 5;
