@@ -71,12 +71,13 @@ export const CHANGES_PAGE: pg.QueryConfig = {
 };
 
 /** The stamps statement reading its `since` values from `from`. */
-const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE (
-      EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmax(s.since::pg_snapshot))
-      OR EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid = ANY (ARRAY(SELECT pg_snapshot_xip(s.since::pg_snapshot))))
+const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE COALESCE(
+      (SELECT max(c.xid) FROM changes c WHERE c.project = $1) >= pg_snapshot_xmax(s.since::pg_snapshot)
+      OR EXISTS (SELECT 1 FROM pg_snapshot_xip(s.since::pg_snapshot) r(xid)
+        WHERE (SELECT min(c.xid) FROM changes c WHERE c.project = $1 AND c.xid >= r.xid) = r.xid)
       OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot))
-        AND EXISTS (SELECT 1 FROM changes c WHERE c.project = $1 AND c.xid >= pg_snapshot_xmin(s.since::pg_snapshot)))
-    ) END AS changed
+        AND (SELECT max(c.xid) FROM changes c WHERE c.project = $1) >= pg_snapshot_xmin(s.since::pg_snapshot)),
+      false) END AS changed
     FROM ${from}`;
 
 /**
@@ -84,9 +85,10 @@ const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_sn
  * snapshot, and whether the project has an entry written by a transaction that `since` did not see
  * (running then, or begun later) and that has committed since. An update rewrites its entry's xid,
  * so every committed change of the project shows here; the scans are index ranges of
- * changes_feed, however old the oldest running transaction. The running xids go in as an array
- * (= ANY), one index probe each: as IN (SELECT ...) the planner hashed them and read every entry
- * of the project, once per stamp compared. A hot standby's snapshot lists no
+ * changes_feed, however old the oldest running transaction. Each running xid is one index probe
+ * (LATERAL ... LIMIT 1, which the planner cannot turn into a join): as IN (SELECT ...) it hashed
+ * them, and as = ANY it read the whole table once its statistics said most entries are the
+ * project's, a scan per stamp for a probe that finds nothing. A hot standby's snapshot lists no
  * running xids (pg_current_snapshot shows only the primary's own), so a snapshot without any
  * counts every entry from its xmin on as unseen: exact on a primary, where such a snapshot has
  * xmin = xmax, and at worst a page read again on a replica.
