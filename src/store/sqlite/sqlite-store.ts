@@ -109,6 +109,8 @@ export async function openSqliteStore(
       // a growing file to the process's resident memory, and a large page cache would hold them.
       db.pragma('mmap_size = 0');
       db.pragma('cache_size = -16384');
+      // A page rewritten by many batches is copied to the file once per checkpoint, and fsynced less often.
+      db.pragma('wal_autocheckpoint = 16384');
     } else {
       for (const pragma of SERVING_READ_PRAGMAS) db.pragma(pragma);
       // The connection that commits past the threshold runs the checkpoint: on the serving one,
