@@ -85,10 +85,11 @@ const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_sn
  * snapshot, and whether the project has an entry written by a transaction that `since` did not see
  * (running then, or begun later) and that has committed since. An update rewrites its entry's xid,
  * so every committed change of the project shows here; the scans are index ranges of
- * changes_feed, however old the oldest running transaction. Each running xid is one index probe
- * (LATERAL ... LIMIT 1, which the planner cannot turn into a join): as IN (SELECT ...) it hashed
- * them, and as = ANY it read the whole table once its statistics said most entries are the
- * project's, a scan per stamp for a probe that finds nothing. A hot standby's snapshot lists no
+ * changes_feed, however old the oldest running transaction. Every comparison is an end of an
+ * index range (the project's max(xid); for each running xid, the first entry's xid from it on), a
+ * shape no statistics turn into a scan: as IN (SELECT ...) the planner hashed the running xids,
+ * and as = ANY it read the whole table once its statistics said most entries are the project's,
+ * a scan per stamp for a probe that finds nothing. A hot standby's snapshot lists no
  * running xids (pg_current_snapshot shows only the primary's own), so a snapshot without any
  * counts every entry from its xmin on as unseen: exact on a primary, where such a snapshot has
  * xmin = xmax, and at worst a page read again on a replica.
