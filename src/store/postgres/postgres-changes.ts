@@ -72,13 +72,12 @@ export const CHANGES_PAGE: pg.QueryConfig = {
 
 /** The stamps statement reading its `since` values from `from`. */
 const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE COALESCE(
-      (SELECT max(c.xid) FROM changes c WHERE c.project = $1) >= pg_snapshot_xmax(s.since::pg_snapshot)
+      t.top >= pg_snapshot_xmax(s.since::pg_snapshot)
       OR EXISTS (SELECT 1 FROM pg_snapshot_xip(s.since::pg_snapshot) r(xid)
         WHERE (SELECT min(c.xid) FROM changes c WHERE c.project = $1 AND c.xid >= r.xid) = r.xid)
-      OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot))
-        AND (SELECT max(c.xid) FROM changes c WHERE c.project = $1) >= pg_snapshot_xmin(s.since::pg_snapshot)),
+      OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot)) AND t.top >= pg_snapshot_xmin(s.since::pg_snapshot)),
       false) END AS changed
-    FROM ${from}`;
+    FROM ${from}, (SELECT max(c.xid) AS top FROM changes c WHERE c.project = $1) t`;
 
 /**
  * Change stamps of one project, one per `since` asked in this turn ('' for none): the statement's
