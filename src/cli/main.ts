@@ -2,36 +2,31 @@
 /** The `compliance-read` command line. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load-config.js';
-import { consumeCommand } from './consume-command.js';
-import { copyCommand } from './copy-command.js';
-import { accessLogCommand } from './access-log-command.js';
-import { demoCommand } from './demo-command.js';
-import { eraseCommand } from './erase-command.js';
-import { filesCommand } from './files-command.js';
-import { importCommand } from './import-command.js';
-import { keysCommand } from './keys-command.js';
-import { migrateCommand } from './migrate-command.js';
-import { pruneCommand } from './prune-command.js';
-import { serveCommand } from './serve-command.js';
-import { startCommand } from './start-command.js';
+
+/** Each command's module, loaded only when needed: a command's process holds no other command's libraries. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  start: async () => (await import('./start-command.js')).startCommand(),
+  demo: async () => (await import('./demo-command.js')).demoCommand(),
+  import: async () => (await import('./import-command.js')).importCommand(),
+  consume: async () => (await import('./consume-command.js')).consumeCommand(),
+  serve: async () => (await import('./serve-command.js')).serveCommand(),
+  keys: async () => (await import('./keys-command.js')).keysCommand(),
+  files: async () => (await import('./files-command.js')).filesCommand(),
+  'access-log': async () => (await import('./access-log-command.js')).accessLogCommand(),
+  migrate: async () => (await import('./migrate-command.js')).migrateCommand(),
+  copy: async () => (await import('./copy-command.js')).copyCommand(),
+  erase: async () => (await import('./erase-command.js')).eraseCommand(),
+  prune: async () => (await import('./prune-command.js')).pruneCommand(),
+};
 
 const program = new Command('compliance-read')
   .description('Customer Compliance Read Service: import, serve and manage compliance records')
   .showHelpAfterError()
   .exitOverride();
 
-program.addCommand(startCommand());
-program.addCommand(demoCommand());
-program.addCommand(importCommand());
-program.addCommand(consumeCommand());
-program.addCommand(serveCommand());
-program.addCommand(keysCommand());
-program.addCommand(filesCommand());
-program.addCommand(accessLogCommand());
-program.addCommand(migrateCommand());
-program.addCommand(copyCommand());
-program.addCommand(eraseCommand());
-program.addCommand(pruneCommand());
+// A named command loads alone; anything else (help, a typo, no command) needs every command's description.
+const named = Object.hasOwn(COMMANDS, process.argv[2] ?? '') ? [process.argv[2]!] : Object.keys(COMMANDS);
+for (const name of named) program.addCommand(await COMMANDS[name]!());
 
 try {
   await program.parseAsync(process.argv);
