@@ -5,7 +5,8 @@ import { recordKey } from '../contract/record-key.js';
 import { REFUSED_RECORD_ID_CHARS, type AccessLogEntry, type AccessLogQuery } from '../access-log/access-log.js';
 import type { Store } from '../store/store.js';
 import { printable } from './printable.js';
-import { useStore, withDbOption } from './store-option.js';
+import { withDbOption } from './store-option.js';
+import { useStore } from './use-store.js';
 
 /** An entry as listed: those of no project (no key, or an unknown one) are marked when listed with a project's. */
 type Listed = AccessLogEntry & { unattributed?: true };

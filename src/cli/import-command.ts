@@ -1,6 +1,6 @@
 /** `compliance-read import FILE...`: validated NDJSON import. */
 import { Command } from 'commander';
-import { ImportStopped, type ImportSummary } from '../ingest/importer.js';
+import { ImportStopped, type ImportSummary } from '../ingest/import-summary.js';
 import { importOnThread } from '../ingest/import-thread.js';
 import { defaultWorkers } from '../ingest/default-workers.js';
 import { progressReporter } from './progress.js';

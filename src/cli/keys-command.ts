@@ -4,7 +4,8 @@ import { createApiKey, DEFAULT_SCOPES, SCOPES, type Scope } from '../store/api-k
 import { toUtcIso } from '../contract/index.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import { CONTROL, printable } from './printable.js';
-import { useStore, withDbOption } from './store-option.js';
+import { withDbOption } from './store-option.js';
+import { useStore } from './use-store.js';
 
 
 /** Builds the keys command group. */

@@ -1,5 +1,5 @@
 /** Import progress for people: a redrawn bar on a terminal, a plain line every few seconds otherwise. */
-import type { ImportSummary, InputPosition } from '../ingest/importer.js';
+import type { ImportSummary, InputPosition } from '../ingest/import-summary.js';
 
 /** Returns an onProgress callback writing to `out`, and a function that ends the display. */
 export function progressReporter(out: NodeJS.WriteStream): {

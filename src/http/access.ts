@@ -31,7 +31,8 @@ import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.
 import { fieldsFor } from '../wire/render.js';
 import { viewOf, type RecordKind, type View } from '../wire/redaction.js';
 import { FIELD_CLASSES } from '../contract/field-classes.js';
-import { importStream, type ImportSummary } from '../ingest/importer.js';
+import { importStream } from '../ingest/importer.js';
+import type { ImportSummary } from '../ingest/import-summary.js';
 import type { LineIssue } from '../ingest/envelope.js';
 import type { Encoding } from './accept.js';
 import type { ApiKeyVerifier } from './api-keys.js';

@@ -2,7 +2,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/open-store.js';
 import type { ImportThreadMessage, ThreadedImport } from './import-thread.js';
-import { ImportStopped, importFiles } from './importer.js';
+import { importFiles } from './importer.js';
+import { ImportStopped } from './import-summary.js';
 
 const job = workerData as ThreadedImport;
 const post = (m: ImportThreadMessage): void => parentPort!.postMessage(m);

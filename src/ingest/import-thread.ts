@@ -6,7 +6,8 @@
 import type { ResourceLimits } from 'node:worker_threads';
 import { StoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { startWorker } from '../threads/start-worker.js';
-import { ImportStopped, type ImportOptions, type ImportSummary, type InputPosition } from './importer.js';
+import type { ImportOptions } from './importer.js';
+import { ImportStopped, type ImportSummary, type InputPosition } from './import-summary.js';
 
 /** What the import's thread opens and imports: plain data, as it crosses to the thread. */
 export interface ThreadedImport {

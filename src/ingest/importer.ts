@@ -6,16 +6,7 @@ import type { LineIssue } from './envelope.js';
 import { InputError, openInput, readLines, type Line } from './lines.js';
 import { RejectsWriter, rejectsPathFor } from './rejects.js';
 import { processLine, type LineResult } from './process-line.js';
-
-/** The counts an import reports. */
-export interface ImportSummary {
-  read: number;
-  stored: number;
-  unchanged: number;
-  stale: number;
-  rejected: number;
-  warnings: number;
-}
+import { emptySummary, ImportStopped, type ImportSummary, type InputPosition } from './import-summary.js';
 
 /** Tuning and reporting options of an import. */
 export interface ImportOptions {
@@ -39,36 +30,6 @@ export interface ImportOptions {
   project?: string;
   /** Takes each rejected line instead of a rejects file. */
   onReject?: (lineNo: number, issues: readonly LineIssue[]) => void;
-}
-
-/**
- * The import stopped at a rejected line past `maxRejects`: every valid line before it is stored,
- * nothing from it on. Carries the counts up to that line.
- */
-export class ImportStopped extends Error {
-  constructor(
-    readonly summary: ImportSummary,
-    readonly file: string,
-    readonly lineNo: number,
-    readonly maxRejects: number,
-  ) {
-    super(
-      `the import stopped at line ${lineNo} of ${file}: more than ${maxRejects} lines were rejected (--max-rejects). ` +
-        'Every valid line before it is stored, nothing from it on.',
-    );
-  }
-}
-
-/** How far into one input an import is; totalBytes is unknown for stdin. */
-export interface InputPosition {
-  file: string;
-  bytesRead: number;
-  totalBytes: number | undefined;
-}
-
-/** An empty summary. */
-export function emptySummary(): ImportSummary {
-  return { read: 0, stored: 0, unchanged: 0, stale: 0, rejected: 0, warnings: 0 };
 }
 
 /** Imports NDJSON files (gzip or plain, `-` for stdin) into the store; returns the counts. */

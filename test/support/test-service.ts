@@ -12,7 +12,8 @@ import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.j
 import type { Logger } from 'pino';
 import { buildServer } from '../../src/http/server.js';
 import { withListPageCache } from '../../src/store/list-page-cache.js';
-import { importFiles, type ImportSummary } from '../../src/ingest/importer.js';
+import { importFiles } from '../../src/ingest/importer.js';
+import type { ImportSummary } from '../../src/ingest/import-summary.js';
 import type { Store } from '../../src/store/store.js';
 import { freePort } from './cli-process.js';
 import { openTestStore } from './store-harness.js';
