@@ -12,7 +12,6 @@ import type {
   AlertFilter,
   AlertPosition,
   ChangePosition,
-  ChangeStamp,
   CompanyFilter,
   CompanyPosition,
   ExecutionFilter,
@@ -59,10 +58,8 @@ export interface ProjectReader {
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   /** A company's or alert's content ETag alone (undefined when the project has none with this id). */
   etagOf(kind: 'company' | 'alert', id: string): Promise<string | undefined>;
-  /** The project's change stamp, and whether any of its records changed since `since` (see Store). */
-  changeStamp(since?: string): Promise<ChangeStamp>;
-  /** Whether a kept answer is found current by the change stamp or by its record's ETag (see Store). */
-  readonly keptAnswerCheck: 'stamp' | 'etag';
+  /** The project's change epoch (see Store.changeEpoch). */
+  changeEpoch(): Promise<number>;
   customerKnown(customerId: string): Promise<boolean>;
   listExecutions(customerId: string, filter: ExecutionFilter, after: ExecutionPosition | undefined, limit: number, encoding: Encoding): Promise<readonly StoredExecution[]>;
   /** A page of the project's alert summaries. */
@@ -174,8 +171,7 @@ function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project
     getCompany: (id, encoding) => store.getCompany(project, recordKey(id), fields('company', encoding)),
     getAlert: (id, encoding) => store.getAlert(project, recordKey(id), fields('alert', encoding)),
     etagOf: async (kind, id) => (await (kind === 'company' ? store.getCompany(project, recordKey(id), ETAG_ONLY) : store.getAlert(project, recordKey(id), ETAG_ONLY)))?.etag,
-    changeStamp: (since) => store.changeStamp(project, since),
-    keptAnswerCheck: store.keptAnswerCheck,
+    changeEpoch: () => store.changeEpoch(project),
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fields('execution', encoding)),

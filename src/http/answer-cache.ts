@@ -23,11 +23,11 @@ export interface KeptAnswer {
   /** Bytes of the JSON the answer stands for (what the rate budget is charged for). */
   readonly jsonLength: number;
   /**
-   * A change stamp of the record's project taken before the answer was last found current; while
-   * the project's stamp has not moved past it, no record of the project changed, so the answer is
-   * still current without looking its record up. Undefined until it is first checked by ETag.
+   * The change epoch of the record's project found before the answer was last found current; while
+   * the project's epoch is the same, no record of the project changed, so the answer is still
+   * current without looking its record up. Undefined when none was found (the cache was off).
    */
-  readonly stamp?: string;
+  readonly epoch?: number;
 }
 
 /** How a read by id went: its kept answer sent (hit), none kept (miss), or one kept for an older version or expiry (stale). */

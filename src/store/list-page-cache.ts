@@ -1,8 +1,8 @@
 /**
  * Pages of the alert and company lists and of customers' executions (and the alert counts) kept in
- * memory, each with the change stamp its project had before the page was read. A page is served
- * again only while the store says nothing of the project changed since that stamp, so a cached page
- * is exactly what a fresh read would return. The rows are stored bytes: a value signed per request
+ * memory, each with the change epoch its project had before the page was read. A page is served
+ * again only while the project's epoch is the same, so nothing of the project changed since and a
+ * cached page is exactly what a fresh read would return. The rows are stored bytes: a value signed per request
  * (a document URL) is still signed per request.
  */
 import { LRUCache } from 'lru-cache';
@@ -19,7 +19,7 @@ export type ListName = 'alerts' | 'companies' | 'executions' | 'alert-counts';
 type PageRow = StoredAlertSummary | StoredCompany | StoredExecution;
 
 interface Entry {
-  stamp: string;
+  epoch: number;
   value: unknown;
   size: number;
 }
@@ -50,16 +50,16 @@ export function withListPageCache(store: Store, maxBytes: number, observe?: List
   async function cached<V>(list: ListName, project: string, args: readonly unknown[], read: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
     const key = JSON.stringify([list, project, ...args]);
     const hit = cache.get(key);
-    const { stamp, changed } = await store.changeStamp(project, hit?.stamp);
-    if (hit !== undefined && !changed) {
+    const epoch = await store.changeEpoch(project);
+    if (hit !== undefined && hit.epoch === epoch) {
       observe?.(list, 'hit');
       // The same value while the page is current: what callers derive from it can be kept with it (src/http/list-page.ts).
       return hit.value as V;
     }
     observe?.(list, hit === undefined ? 'miss' : 'stale');
-    // The stamp was taken before this read: a change landing in between makes the entry stale at once, never wrong.
+    // The epoch was found before this read: a change landing in between makes the entry stale at once, never wrong.
     const value = await read();
-    cache.set(key, { stamp, value, size: sizeOf(value) });
+    cache.set(key, { epoch, value, size: sizeOf(value) });
     return value;
   }
 

@@ -280,12 +280,11 @@ export interface Store extends AccessLogStore, AccessLogPruning {
    */
   changeStamp(project: string, since?: string): Promise<ChangeStamp>;
   /**
-   * How a kept record answer is best found current (src/http/routes/send-record.ts): 'stamp' when
-   * a change stamp check costs less than the record's ETag lookup (SQLite: one feed head read per
-   * project and turn, against an indexed lookup per request), 'etag' when it costs more
-   * (PostgreSQL: the snapshot comparison, against one batched ETag statement per turn).
+   * The project's change epoch, found by a change stamp check taken after the call: what is read
+   * after it and kept with it is current while the epoch stays the same (src/store/change-epochs.ts;
+   * the list pages and kept record answers are checked this way).
    */
-  readonly keptAnswerCheck: 'stamp' | 'etag';
+  changeEpoch(project: string): Promise<number>;
   /** A page of the project's change feed, oldest first, strictly after `after` (undefined: from the beginning). */
   listChanges(project: string, after: ChangePosition | undefined, limit: number): Promise<StoredChange[]>;
   /**

@@ -25,36 +25,29 @@ export interface RouteDeps {
 
 /**
  * Answers GET of one company or alert by id: a kept answer when the store says the record is
- * unchanged, else the record read and rendered (and kept for the next reader). Where the store's
- * change stamps are the cheaper check, unchanged is the project's stamp not moved since the answer
- * was last found current (one feed head read per project and turn, shared by its readers); else,
- * or when it moved, the record's ETag alone.
+ * unchanged, else the record read and rendered (and kept for the next reader). Unchanged is the
+ * project's change epoch the same as when the answer was last found current (one stamp check per
+ * project and turn, shared by its readers); when the epoch moved, the record's ETag alone.
  */
 export async function serveRecord(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, kind: 'company' | 'alert', id: string, encoding: Encoding): Promise<void> {
   const key = answerKey(kind, reader.project, id, reader.viewOf(kind)?.bits ?? 0, encoding);
   const kept = deps.answers.get(key);
-  // Taken before anything of the record is read: a change after it moves the stamp again.
-  let stamp: string | undefined;
+  // Found before anything of the record is read: a change after it moves the epoch again.
+  const epoch = deps.answers.enabled ? await reader.changeEpoch() : undefined;
   if (kept !== undefined) {
-    let unchanged = false;
-    if (reader.keptAnswerCheck === 'stamp') {
-      const now = await reader.changeStamp(kept.stamp);
-      stamp = now.stamp;
-      unchanged = kept.stamp !== undefined && !now.changed;
-    }
     const expires = kept.expires === undefined ? undefined : deps.files.expiresAt(Date.now());
-    if (unchanged && kept.expires === expires) return sendKept(deps, request, reply, reader, kind, kept);
+    if (kept.epoch === epoch && kept.expires === expires) return sendKept(deps, request, reply, reader, kind, kept);
     const etag = await reader.etagOf(kind, id);
     if (etag === undefined) deps.answers.delete(key);
     else if (madeFrom(kept, etag, expires)) {
-      if (stamp !== undefined && stamp !== kept.stamp) deps.answers.set(key, { ...kept, stamp });
+      if (epoch !== kept.epoch) deps.answers.set(key, { ...kept, epoch });
       return sendKept(deps, request, reply, reader, kind, kept);
     }
   }
   if (deps.answers.enabled) deps.answers.observe(kind, kept === undefined ? 'miss' : 'stale');
   const stored = await (kind === 'company' ? reader.getCompany(id, encoding) : reader.getAlert(id, encoding));
   if (stored === undefined) throw new ServiceError('not_found', `no ${kind} with this id`);
-  await sendRecord(deps, request, reply, reader, stored, encoding, kind, key, stamp);
+  await sendRecord(deps, request, reply, reader, stored, encoding, kind, key, epoch);
 }
 
 function sendKept(deps: RouteDeps, request: FastifyRequest, reply: FastifyReply, reader: ProjectReader, kind: RecordKind, kept: KeptAnswer): Promise<void> {
@@ -77,8 +70,8 @@ export async function sendRecord(
   kind: RecordKind,
   /** Where the answer is kept for the next reader (by-id reads); not kept when absent. */
   keepAs?: string,
-  /** A change stamp of the project taken before `stored` was read, kept with the answer. */
-  stamp?: string,
+  /** The project's change epoch found before `stored` was read, kept with the answer. */
+  epoch?: number,
 ): Promise<void> {
   const project = reader.project;
   const now = Date.now();
@@ -109,6 +102,6 @@ export async function sendRecord(
       return deps.files.signUrl({ project, objectKey: s.objectKey, filename: named ? s.filename : undefined, mimetype: s.mimetype }, now);
     },
     charge: reader.charge,
-    keep: keepAs === undefined || !deps.answers.enabled ? undefined : (sent) => deps.answers.set(keepAs, { ...sent, etag: stored.etag, expires, stamp }),
+    keep: keepAs === undefined || !deps.answers.enabled ? undefined : (sent) => deps.answers.set(keepAs, { ...sent, etag: stored.etag, expires, epoch }),
   });
 }

@@ -26,6 +26,7 @@ import type {
   WaitOutcome,
   WriteOutcome,
 } from '../store.js';
+import { ChangeEpochs } from '../change-epochs.js';
 import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
@@ -143,7 +144,6 @@ function postgresListingBackfill(pool: pg.Pool): BackfillConnection {
 /** The PostgreSQL adapter of the Store interface. */
 export class PostgresStore implements Store {
   readonly dialect = 'postgres' as const;
-  readonly keptAnswerCheck = 'etag' as const;
   private cachedSecret: Buffer | undefined;
   private closed = false;
 
@@ -276,6 +276,12 @@ export class PostgresStore implements Store {
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
     return (await this.stamps.get(CHANGE_STAMPS, project, since ?? ''))!;
+  }
+
+  private readonly epochs = new ChangeEpochs((project, since) => this.changeStamp(project, since));
+
+  changeEpoch(project: string): Promise<number> {
+    return this.epochs.current(project);
   }
 
   async eraseCustomer(project: string, customerKey: string, options: { dryRun: boolean }): Promise<Erasure> {

@@ -34,6 +34,7 @@ import type {
   WriteOutcome,
   WaitOutcome,
 } from '../store.js';
+import { ChangeEpochs } from '../change-epochs.js';
 import { versionOutcome } from '../version-outcome.js';
 import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
@@ -197,7 +198,6 @@ function createPrivateFile(file: string): void {
 /** The SQLite adapter of the Store interface. */
 export class SqliteStore implements Store {
   readonly dialect = 'sqlite' as const;
-  readonly keptAnswerCheck = 'stamp' as const;
   private readonly statements = new Map<string, Statement>();
   private readonly writeTx: Database.Transaction<(items: readonly Upsert[], changedAt: string) => WriteOutcome[]>;
   private readonly importTx: Database.Transaction<(rows: readonly StoreRow[]) => void>;
@@ -323,6 +323,12 @@ export class SqliteStore implements Store {
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
     return (await this.stamps.get(CHANGE_HEAD, project, since ?? ''))!;
+  }
+
+  private readonly epochs = new ChangeEpochs((project, since) => this.changeStamp(project, since));
+
+  changeEpoch(project: string): Promise<number> {
+    return this.epochs.current(project);
   }
 
   // A turn's change stamp checks of a project read the feed's head once, after the turn's
