@@ -10,7 +10,7 @@ import { AccessLogChunk } from './chunk.js';
 export interface AccessLogWriterOptions {
   /** Longest an entry waits before it is written (default 250 ms). */
   flushMs?: number;
-  /** Entries per write (default 500). */
+  /** Entries per write (default 2,000). */
   batch?: number;
   /** Entries kept while the store cannot take them; past this the oldest waiting writes are dropped and counted (default 100,000). */
   maxBuffered?: number;
@@ -97,7 +97,7 @@ export class AccessLogWriter {
     options: AccessLogWriterOptions = {},
   ) {
     this.maxBuffered = options.maxBuffered ?? 100_000;
-    this.batchSize = Math.min(options.batch ?? 500, this.maxBuffered);
+    this.batchSize = Math.min(options.batch ?? 2000, this.maxBuffered);
     this.maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024 * 1024;
     this.batchBytes = Math.min(options.batchBytes ?? 8 * 1024 * 1024, this.maxBufferedBytes);
     this.summaryMs = options.summaryMs ?? 10_000;
