@@ -133,9 +133,19 @@ function signature(schema: JsonSchema): string {
   return canonical(rest);
 }
 
+// The contract's schemas are built once and never changed, and share their parts: each part's text is made once.
+const canonicalTexts = new WeakMap<object, string>();
+
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const entries = Object.entries(value as JsonSchema).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  let text = canonicalTexts.get(value);
+  if (text === undefined) {
+    if (Array.isArray(value)) text = `[${value.map(canonical).join(',')}]`;
+    else {
+      const entries = Object.entries(value as JsonSchema).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      text = `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    }
+    canonicalTexts.set(value, text);
+  }
+  return text;
 }
