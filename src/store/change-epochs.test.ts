@@ -14,8 +14,6 @@ function scripted() {
   return { epochs, asked };
 }
 
-const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
-
 describe('change epochs', () => {
   it('keeps the epoch while checks find nothing changed, asking each time from the newest stamp', async () => {
     const { epochs, asked } = scripted();
@@ -77,7 +75,6 @@ describe('change epochs', () => {
     expect(await slow).toBe(e2);
     expect(e2).not.toBe(e1);
     const next = epochs.current('p');
-    await turn();
     expect(asked[3]!.since).toBe('s3');
     asked[3]!.answer({ stamp: 's4', changed: false });
     expect(await next).toBe(e2);
@@ -90,7 +87,7 @@ describe('change epochs', () => {
     await first;
     const one = epochs.current('p');
     const two = epochs.current('p');
-    asked[0 + 1]!.answer({ stamp: 's2', changed: true });
+    asked[1]!.answer({ stamp: 's2', changed: true });
     const e2 = await one;
     // What is kept under e2 may predate the change this later answer found.
     asked[2]!.answer({ stamp: 's3', changed: true });

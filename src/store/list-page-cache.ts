@@ -2,8 +2,8 @@
  * Pages of the alert and company lists and of customers' executions (and the alert counts) kept in
  * memory, each with the change epoch its project had before the page was read. A page is served
  * again only while the project's epoch is the same, so nothing of the project changed since and a
- * cached page is exactly what a fresh read would return. The rows are stored bytes: a value signed per request
- * (a document URL) is still signed per request.
+ * cached page is exactly what a fresh read would return. The rows are stored bytes: a value signed
+ * per request (a document URL) is still signed per request.
  */
 import { LRUCache } from 'lru-cache';
 import type { Store, StoredAlertSummary, StoredCompany, StoredExecution } from './store.js';
