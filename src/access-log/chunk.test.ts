@@ -54,6 +54,22 @@ describe('AccessLogChunk', () => {
     expect(JSON.parse(batch!.records)).toHaveLength(50);
   });
 
+  it('fills a written chunk\'s buffers again without a byte of the old entries showing, and gives a write tried again the same batches', () => {
+    const at = '2026-03-01T10:00:00.000Z';
+    const first = new AccessLogChunk();
+    for (let i = 0; i < 200; i++) first.add({ at, keyId: 'k', project: 'p', route: '/r', recordId: `${'x'.repeat(300)}${i}`, status: 200, requestId: `old-${i}`, client: 'c', records: [`old-${i}`] });
+    const written = first.batches();
+    // A retry after a failed write: the chunk is closed, its batches are the ones made the first time.
+    expect(first.batches()).toBe(written);
+    expect(() => first.add({ at, keyId: 'k', project: 'p', route: '/r', recordId: null, status: 200, requestId: 'late', client: 'c' })).toThrow(/once its batches are made/);
+    const second = new AccessLogChunk();
+    second.add({ at, keyId: 'k', project: 'p', route: '/r', recordId: 'new', status: 200, requestId: 'new-0', client: 'c' });
+    const [batch] = second.batches();
+    expect(batch!.entries).toBe(`[["${at}","k","/r","new",200,"new-0","c"]]`);
+    expect(batch!.records).toBe('["new"]');
+    expect((JSON.parse(written[0]!.entries) as StoredEntry[]).map((e) => e[5])).toEqual(Array.from({ length: 200 }, (_, i) => `old-${i}`));
+  });
+
   it('stores NUL and lone surrogates as U+FFFD, keeping paired surrogates', () => {
     const chunk = new AccessLogChunk();
     chunk.add({ at: '2026-03-01T10:00:00.000Z', keyId: null, project: 'p', route: '/r', recordId: 'a\u0000b\ud800c\udc00😀', status: 400, requestId: 'r\u0000', client: 'c' });

@@ -6,6 +6,10 @@
  */
 import { storableText } from '../contract/storable-text.js';
 import type { AccessLogBatch, AccessLogEntry } from './access-log.js';
+import { SpareBuffers } from './spare-buffers.js';
+
+/** The buffers of written chunks, filled again by the next ones. */
+const spare = new SpareBuffers();
 
 /** An answer that returned the same records as an earlier entry of its batch: that entry's position. */
 export interface SameRecords {
@@ -37,35 +41,48 @@ export function entriesOf(stored: readonly StoredEntry[], project: string): Acce
   return out;
 }
 
-/** Comma-separated JSON values in a growing buffer whose bytes live outside the JS heap. */
+/**
+ * A JSON array of values in a growing buffer whose bytes live outside the JS heap. Its brackets
+ * are in the buffer too, so the array's text is one flat string: a string joined around it would
+ * be flattened again, into a copy of its size, when the store's driver encodes it.
+ */
 class OffHeapList {
   private bytes: Buffer;
-  private used = 0;
+  private used = 1;
 
   constructor(capacity: number) {
-    this.bytes = Buffer.allocUnsafeSlow(capacity);
+    this.bytes = spare.take(capacity);
+    this.bytes[0] = 0x5b;
   }
 
   /** Appends one JSON value; returns the bytes it took. */
   add(json: string): number {
     const before = this.used;
-    // Three UTF-8 bytes per UTF-16 unit at most, plus the comma.
-    const need = this.used + 1 + 3 * json.length;
+    // Three UTF-8 bytes per UTF-16 unit at most, the comma and the closing bracket.
+    const need = this.used + 2 + 3 * json.length;
     if (need > this.bytes.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.bytes.length));
+      const grown = spare.take(Math.max(need, 2 * this.bytes.length));
       this.bytes.copy(grown, 0, 0, this.used);
+      spare.give(this.bytes);
       this.bytes = grown;
     }
-    if (this.used > 0) this.bytes[this.used++] = 0x2c;
+    if (this.used > 1) this.bytes[this.used++] = 0x2c;
     this.used += this.bytes.write(json, this.used);
     return this.used - before;
   }
 
-  /** The values as a JSON array. */
-  toJson(): string {
-    return `[${this.bytes.toString('utf8', 0, this.used)}]`;
+  /** The values as a JSON array; the list's buffer goes back to the spares, so nothing is added after. */
+  close(): string {
+    this.bytes[this.used] = 0x5d;
+    const json = this.bytes.toString('utf8', 0, this.used + 1);
+    spare.give(this.bytes);
+    this.bytes = EMPTY;
+    this.used = 0;
+    return json;
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** One project's entries in a chunk. */
 class ProjectPart {
@@ -89,9 +106,12 @@ export class AccessLogChunk {
   count = 0;
   /** Bytes of the encoded entries and record ids: a list answer's entry can be thousands of times a read's. */
   bytes = 0;
+  /** The batches once the chunk is closed. */
+  private closed: AccessLogBatch[] | undefined;
 
   /** Encodes one entry into its project's part. */
   add(e: AccessLogEntry): void {
+    if (this.closed !== undefined) throw new Error('an access log chunk takes no entries once its batches are made');
     let part = this.parts.get(e.project);
     if (part === undefined) {
       part = new ProjectPart(e.at, e.at);
@@ -122,15 +142,19 @@ export class AccessLogChunk {
     this.count++;
   }
 
-  /** One batch per project, in the order each project's first entry arrived. */
+  /**
+   * One batch per project, in the order each project's first entry arrived. The first call closes
+   * the chunk (its buffers go back to the spares); a write tried again gets the same batches.
+   */
   batches(): AccessLogBatch[] {
-    return [...this.parts].map(([project, part]) => ({
+    this.closed ??= [...this.parts].map(([project, part]) => ({
       project,
       firstAt: part.firstAt,
       lastAt: part.lastAt,
-      entries: part.entries.toJson(),
-      records: part.records.toJson(),
+      entries: part.entries.close(),
+      records: part.records.close(),
     }));
+    return this.closed;
   }
 }
 
