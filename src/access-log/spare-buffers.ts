@@ -33,7 +33,7 @@ export class SpareBuffers {
 
   /** Keeps `buffer` for a later `take`, within the bounds; the caller no longer uses it. */
   give(buffer: Buffer): void {
-    if (buffer.length > this.maxBufferBytes || this.bytes + buffer.length > this.maxBytes) return;
+    if (buffer.length === 0 || buffer.length > this.maxBufferBytes || this.bytes + buffer.length > this.maxBytes) return;
     this.shelf.push(buffer);
     this.bytes += buffer.length;
   }
