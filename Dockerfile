@@ -13,7 +13,8 @@ COPY package.json package-lock.json ./
 # The sources are not here yet, so the lifecycle's `prepare` (the build) waits; native modules are compiled next.
 RUN npm ci --ignore-scripts \
  && npm rebuild better-sqlite3 esbuild
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
+COPY scripts/bundle.ts ./scripts/bundle.ts
 COPY src ./src
 COPY console ./console
 RUN npm run build \

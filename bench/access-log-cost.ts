@@ -63,7 +63,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cacheDir = join(root, 'bench', '.cache');
 const runDir = join(cacheDir, `access-log-${process.pid}`);
 const build = await ensureServiceBuild(root, cacheDir);
-const dataset = await ensureDataset(root, cacheDir, build, datasetOptions('small'), compressedDataset('small'));
+const dataset = await ensureDataset(root, cacheDir, datasetOptions('small'), compressedDataset('small'));
 let store: BenchStore | undefined;
 const services: RunningService[] = [];
 try {

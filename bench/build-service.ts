@@ -1,28 +1,27 @@
-/** A snapshot build of the service, cached by a hash of src/, so that measurements run plain JS. */
+/** A snapshot build of the service, cached by a hash of src/, so that measurements run what ships. */
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashOf, isServiceSource, listFiles } from './hashing.js';
+import { bundleCli } from '../scripts/bundle.js';
 
 /** How to run the service's command line. */
 export interface ServiceBuild {
   /** Arguments for `node` before the CLI's own arguments. */
   nodeArgs: string[];
-  /** The directory holding dist/ (and package.json), or the repository root for tsx. */
+  /** The directory holding dist/ (and package.json). */
   dir: string;
-  kind: 'esbuild' | 'tsx';
+  kind: 'esbuild';
   hash: string;
 }
 
-// Why not `npm run build` into dist/: others edit src/ while the bench runs, dist/ is shared, and
-// tsc takes ~40 s on this machine. esbuild (already installed as tsx's compiler) emits the same
-// per-file ESM in about a second into the bench's own cache; the service's startup and JIT are
-// then those of the built JS, not of the tsx loader.
-type EsbuildModule = { buildSync(options: Record<string, unknown>): unknown };
+// Why not `npm run build` into dist/: others edit src/ while the bench runs and dist/ is shared.
+// The bench bundles the command line as the build does (scripts/bundle.ts) into its own
+// cache, so start-up and JIT are those of what ships, not of the tsx loader.
 
-/** Builds (or reuses) the service from the current src/ under cacheDir; falls back to tsx. */
+/** Builds (or reuses) the service from the current src/ under cacheDir. */
 export async function ensureServiceBuild(root: string, cacheDir: string): Promise<ServiceBuild> {
   const files = listFiles(root, ['src'], isServiceSource);
-  const hash = hashOf(root, [...files, 'package.json']);
+  const hash = hashOf(root, [...files, 'package.json', 'scripts/bundle.ts']);
   // Under a node_modules folder because ESLint ignores those by default: `eslint .` (npm test)
   // would otherwise lint the emitted JS, and eslint.config.js is not the bench's to change.
   // Packages still resolve: the lookup climbs past it to the repository's node_modules.
@@ -30,28 +29,10 @@ export async function ensureServiceBuild(root: string, cacheDir: string): Promis
   const dir = join(buildsDir, `service-${hash}`);
   const main = join(dir, 'dist', 'cli', 'main.js');
   if (existsSync(main)) return { nodeArgs: [main], dir, kind: 'esbuild', hash };
-  let esbuild: EsbuildModule;
-  try {
-    esbuild = (await import('esbuild' as string)) as EsbuildModule;
-  } catch {
-    process.stderr.write('bench: esbuild not found, running the service through tsx (slower start-up)\n');
-    return { nodeArgs: ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts')], dir: root, kind: 'tsx', hash };
-  }
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  esbuild.buildSync({
-    entryPoints: files.filter((f) => f.endsWith('.ts')).map((f) => join(root, f)),
-    outdir: join(tmp, 'dist'),
-    outbase: join(root, 'src'),
-    format: 'esm',
-    platform: 'node',
-    // node20.19 keeps `with { type: 'json' }` import attributes, which older targets strip.
-    target: 'node20.19',
-    sourcemap: 'linked',
-    logLevel: 'error',
-  });
-  cpSync(join(root, 'src', 'contract', 'data'), join(tmp, 'dist', 'contract', 'data'), { recursive: true });
+  await bundleCli(root, tmp);
   // The service reads its version from ../../package.json and needs "type": "module"; packages
   // resolve upwards from the cache to the repository's node_modules.
   cpSync(join(root, 'package.json'), join(tmp, 'package.json'));

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createGzip } from 'node:zlib';
 import type { DemoOptions } from '../src/demo/index.js';
-import type { ServiceBuild } from './build-service.js';
 import { hashOf, isServiceSource, listFiles } from './hashing.js';
 import { DatasetScanner, type Manifest } from './manifest.js';
 import type { DatasetOptions } from './scales.js';
@@ -22,8 +21,9 @@ export interface Dataset {
 
 type Generator = (options: DemoOptions) => Iterable<string>;
 
-async function loadGenerator(build: ServiceBuild): Promise<Generator> {
-  const path = build.kind === 'esbuild' ? join(build.dir, 'dist', 'demo', 'index.js') : join(build.dir, 'src', 'demo', 'index.ts');
+// From the sources (the bench runs under tsx): the bundle keeps no module of its own for the generator.
+async function loadGenerator(root: string): Promise<Generator> {
+  const path = join(root, 'src', 'demo', 'index.ts');
   const mod = (await import(pathToFileURL(path).href)) as { generateDemo: Generator };
   return mod.generateDemo;
 }
@@ -33,7 +33,7 @@ async function loadGenerator(build: ServiceBuild): Promise<Generator> {
  * file is stored gzip-compressed (level 1), which `import` reads natively: large is ~24 GB of
  * NDJSON and its SQLite store ~1.4 times that, more than this machine's free disk holds together.
  */
-export async function ensureDataset(root: string, cacheDir: string, build: ServiceBuild, options: DatasetOptions, gzip = false): Promise<Dataset> {
+export async function ensureDataset(root: string, cacheDir: string, options: DatasetOptions, gzip = false): Promise<Dataset> {
   // The generator lives in src/demo and draws enumerations and code lists from src/contract.
   const sources = listFiles(root, ['src/demo', 'src/contract'], isServiceSource);
   const hash = hashOf(root, sources, gzip ? { options, gzip } : options);
@@ -46,7 +46,7 @@ export async function ensureDataset(root: string, cacheDir: string, build: Servi
   }
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
-  const manifest = await generate(await loadGenerator(build), options, `${file}.tmp`, gzip);
+  const manifest = await generate(await loadGenerator(root), options, `${file}.tmp`, gzip);
   const generateSeconds = (performance.now() - started) / 1000;
   renameSync(`${file}.tmp`, file);
   // The manifest is written last: its presence marks a complete data set.

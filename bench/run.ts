@@ -52,7 +52,7 @@ mkdirSync(runDir, { recursive: true });
 
 const build = await ensureServiceBuild(root, cacheDir);
 log(`service build ${build.hash} (${build.kind})`);
-const dataset = await ensureDataset(root, cacheDir, build, datasetOptions(opts.scale), compressedDataset(opts.scale));
+const dataset = await ensureDataset(root, cacheDir, datasetOptions(opts.scale), compressedDataset(opts.scale));
 log(`data set ${dataset.hash}: ${dataset.reused ? 'reused from the cache' : `generated in ${dataset.generateSeconds.toFixed(1)} s`}`);
 process.stderr.write(describeDataset(dataset.manifest));
 

@@ -19,7 +19,7 @@ import { withListPageCache } from '../store/list-page-cache.js';
 import { timedStore } from '../store/timed-store.js';
 import { fileStoreOf } from './file-stores.js';
 import { createLogger } from './logger.js';
-import { packageVersion } from './package-version.js';
+import { CONSOLE_DIR, packageVersion } from './package-files.js';
 import { rateLimiterOf, refusalLimiterOf } from './rate-limiters.js';
 import { StoreOutageLog } from './store-outage-log.js';
 
@@ -74,6 +74,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     cacheControl: config.cacheControl,
     limits: serverLimitsOf(config, countCuts(metrics)),
     corsOrigins: config.corsOrigins,
+    consoleDir: CONSOLE_DIR,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, (kind, outcome) => metrics.answerCache.inc({ kind, outcome })),
     ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel },

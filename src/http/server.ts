@@ -53,7 +53,7 @@ export interface ServerDeps {
   accessLog?: AccessLogWriterOptions | false;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: readonly string[];
-  /** The built analyst console served at /console (default dist/console). */
+  /** The built analyst console served at /console; without it /console answers that it is not built. */
   consoleDir?: string;
   /** Company and alert answers kept as sent; one of the setting's default size when absent. */
   answers?: AnswerCache;

@@ -3,7 +3,8 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /**
  * A Worker running `name` (without extension) next to `callerUrl`. From dist the module is plain
- * JavaScript; from the sources (tests, tsx) the worker first registers the TypeScript loader.
+ * JavaScript (the bundle puts every worker beside its callers: `WORKERS` in scripts/bundle.ts);
+ * from the sources (tests, tsx) the worker first registers the TypeScript loader.
  */
 export function startWorker(callerUrl: string, name: string, workerData?: unknown, resourceLimits?: ResourceLimits, options: { stdin?: boolean } = {}): Worker {
   const common = { workerData, resourceLimits, stdin: options.stdin === true };

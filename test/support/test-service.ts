@@ -52,7 +52,7 @@ export async function startTestService(
     corsOrigins?: string[];
     accessLog?: false | AccessLogWriterOptions;
     fileStore?: 'local' | 's3';
-    /** The built console to serve at /console (default dist/console). */
+    /** The built console to serve at /console (none by default). */
     consoleDir?: string;
     /** Where the server logs (default: nowhere). */
     logger?: Logger;

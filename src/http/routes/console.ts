@@ -5,14 +5,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { ServiceError } from '../../contract/error-codes.js';
 
 export const CONSOLE_PATH = '/console';
-
-/** Where `npm run build` puts the console, from src/http/routes and from dist/http/routes alike. */
-export const BUILT_CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console/', import.meta.url));
 
 /** The console's policy: everything from this origin, nothing inline, never framed. */
 export const CONSOLE_CSP =
@@ -42,8 +38,8 @@ function fileOf(path: string, body: Buffer = readFileSync(path)): ConsoleFile {
 }
 
 /** The built console in memory: index.html (told the API's base path) and the hashed assets by name; undefined when not built. */
-function readConsole(dir: string, basePath: string): { index: ConsoleFile; assets: Map<string, ConsoleFile> } | undefined {
-  if (!existsSync(join(dir, 'index.html'))) return undefined;
+function readConsole(dir: string | undefined, basePath: string): { index: ConsoleFile; assets: Map<string, ConsoleFile> } | undefined {
+  if (dir === undefined || !existsSync(join(dir, 'index.html'))) return undefined;
   const assets = new Map<string, ConsoleFile>();
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) for (const name of readdirSync(assetDir)) assets.set(name, fileOf(join(assetDir, name)));
@@ -67,8 +63,11 @@ function send(reply: FastifyReply, file: ConsoleFile, cacheControl: string, ifNo
   return reply.type(file.type).send(file.body);
 }
 
-/** Adds `/console` and `/console/*`: a hashed asset by name, any other path index.html (the client routes it). */
-export function consoleRoutes(app: FastifyInstance, basePath: string, dir: string = BUILT_CONSOLE_DIR): void {
+/**
+ * Adds `/console` and `/console/*`: a hashed asset by name, any other path index.html (the client
+ * routes it). Without `dir`, or while it holds no build, they answer that the console is not built.
+ */
+export function consoleRoutes(app: FastifyInstance, basePath: string, dir: string | undefined): void {
   const built = readConsole(dir, basePath);
   const notBuilt = () => new ServiceError('not_found', 'the console is not built: run npm run build');
   const index = async (request: { headers: { 'if-none-match'?: string } }, reply: FastifyReply) => {
