@@ -8,7 +8,18 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
+
+/** What every bundle of the package shares: ES modules for the Node version the package supports. */
+const COMMON: BuildOptions = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  // node20.19 keeps `with { type: 'json' }` import attributes, which older targets strip.
+  target: 'node20.19',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
 
 /**
  * Packages left to Node's own loading: native code (better-sqlite3, pg's optional pg-native), and
@@ -34,20 +45,14 @@ export async function bundleCli(root: string, outRoot: string): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   await build({
+    ...COMMON,
     entryPoints: { main: join(root, 'src/cli/main.ts'), ...Object.fromEntries(Object.entries(WORKERS).map(([name, file]) => [name, join(root, file)])) },
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    // node20.19 keeps `with { type: 'json' }` import attributes, which older targets strip.
-    target: 'node20.19',
     outdir,
     chunkNames: 'chunk-[hash]',
     external: UNBUNDLED,
     // CommonJS packages inside an ES module bundle still call require for Node's own modules.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-    sourcemap: 'linked',
-    logLevel: 'warning',
   });
   copyContractData(root, outdir);
 }
@@ -62,15 +67,10 @@ export async function bundleClient(root: string, outRoot: string): Promise<void>
   const outdir = join(outRoot, 'dist', 'client');
   rmSync(outdir, { recursive: true, force: true });
   await build({
+    ...COMMON,
     entryPoints: [join(root, 'src/client/client.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
     outdir,
     packages: 'external',
-    sourcemap: 'linked',
-    logLevel: 'warning',
   });
   copyContractData(root, outdir);
 }

@@ -4,13 +4,12 @@
  * from it. A package that finds its own files beside its modules breaks only here, not in the
  * tests of the sources.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleClient, bundleCli } from '../../scripts/bundle.js';
-import { freePort } from '../support/cli-process.js';
+import { runCli, startServeProcess } from '../support/cli-process.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -22,11 +21,7 @@ const C = '5d7e1c2a-8b3f-4c6d-9e0a-1b2c3d4e5f60';
 const A = '6e8f2d3b-9c4a-4d7e-8f1b-2c3d4e5f6a71';
 const F = '7f9a3e4c-0d5b-4e8f-9a2c-3d4e5f6a7b82';
 
-function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
-  if (r.status !== 0) throw new Error(`compliance-read ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-}
+const cli = (args: string[]): string => runCli(args, { HOME: dir }, [MAIN]);
 
 beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
@@ -44,20 +39,9 @@ describe('the bundled package', () => {
     expect(JSON.parse(cli(['import', file, '--db', db, '--workers', '1', '--json']).trim().split('\n').at(-1)!)).toMatchObject({ read: 4, stored: 4, rejected: 0 });
     const key = cli(['keys', 'create', '--project', P, '--db', db]).trim().split('\n').at(-1)!;
 
-    const port = await freePort();
-    const child = spawn(process.execPath, [MAIN, 'serve', '--db', db, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dir } });
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const serve = await startServeProcess({ DATABASE_URL: db, HOME: dir }, 30_000, [MAIN]);
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${output}`);
-        if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) break;
-        if (i > 300) throw new Error(`serve did not answer: ${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const base = serve.url;
       const auth = { authorization: `Bearer ${key}` };
       const company = await fetch(`${base}/v1/companies/${C}/details`, { headers: auth });
       expect(company.status).toBe(200);
@@ -79,8 +63,8 @@ describe('the bundled package', () => {
       for await (const e of client.iterateScenarioExecutions(C)) executions.push(e);
       expect(executions).toHaveLength(2);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      serve.child.kill('SIGTERM');
+      await serve.exited;
     }
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The command line from its sources; a built one is `[path to main.js]`. */
 const MAIN = ['--import', 'tsx', 'src/cli/main.ts'];
 
 /** A port nothing listens on right now. */
@@ -18,9 +19,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Runs one CLI command to completion; throws with its stderr when it fails. */
-export function runCli(args: string[], env: Record<string, string> = {}): string {
-  const r = spawnSync(process.execPath, [...MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+/** Runs one CLI command to completion (from the sources unless `main` says otherwise); throws with its stderr when it fails. */
+export function runCli(args: string[], env: Record<string, string> = {}, main: readonly string[] = MAIN): string {
+  const r = spawnSync(process.execPath, [...main, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`compliance-read ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -40,10 +41,10 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `compliance-read serve` on a free port with `env` and waits until /healthz answers. */
-export async function startServeProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServeProcess> {
+/** Starts `compliance-read serve` (from the sources unless `main` says otherwise) on a free port with `env` and waits until /healthz answers. */
+export async function startServeProcess(env: Record<string, string>, timeoutMs = 30_000, main: readonly string[] = MAIN): Promise<ServeProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...MAIN, 'serve'], {
+  const child = spawn(process.execPath, [...main, 'serve'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
