@@ -80,6 +80,12 @@ function leaked(text: string): string[] {
   return personal.filter((s) => text.includes(JSON.stringify(s).slice(1, -1)));
 }
 
+/** A log line without its request id: a random UUID can hold a short personal string (a postal code such as 80-054) by chance. */
+function withoutRequestId(line: string): string {
+  const { reqId: _, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
 beforeAll(async () => {
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
   svc = await startTestService(lines, { logger });
@@ -134,7 +140,7 @@ describe('field redaction by key scope', () => {
       }),
       { numRuns: RUNS },
     );
-    if (personal.length > 0) expect(leaked(logLines.join('\n'))).toEqual([]);
+    if (personal.length > 0) expect(logLines.map(withoutRequestId).filter((l) => leaked(l).length > 0)).toEqual([]);
   }, 300_000);
 
   it('gives each view its own ETag, and a key not shown personal data a document URL without the file name', async () => {
