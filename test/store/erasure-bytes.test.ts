@@ -65,6 +65,9 @@ async function onPostgres(h: Harness, sql: string): Promise<void> {
  */
 const UNCOMPRESSED = ['customers', 'alerts', 'executions'].map((t) => `ALTER TABLE ${t} ALTER COLUMN body SET STORAGE EXTERNAL;`).join(' ');
 
+/** Maintenance runs while other sessions' transactions may still see the erased rows (0.5 s apart). */
+const MAINTENANCE_TRIES = 60;
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
@@ -86,6 +89,14 @@ describe.each(storeHarnesses())('$adapter: the bytes of an erased customer', ({ 
 
     await store.eraseCustomer(p, recordKey(CUSTOMER), { dryRun: false });
     await onPostgres(h, ERASURE_MAINTENANCE_SQL);
-    expect(found(await storeBytes(h))).toEqual([]);
-  });
+    let left = found(await storeBytes(h));
+    // VACUUM FULL keeps the row versions a transaction open elsewhere in the database (another
+    // suite's) can still see, as docs/data-protection.md says: run again once such ones have ended.
+    for (let i = 0; h.name === 'postgres' && left.length > 0 && i < MAINTENANCE_TRIES; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      await onPostgres(h, ERASURE_MAINTENANCE_SQL);
+      left = found(await storeBytes(h));
+    }
+    expect(left).toEqual([]);
+  }, 120_000);
 });
