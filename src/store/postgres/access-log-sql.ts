@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/access-log.js';
 import { BATCHES_PER_BUCKET, batchRecordIds, type BatchDialect } from '../../access-log/batches.js';
+import { inTransaction } from './in-transaction.js';
 import { isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 
 /**
@@ -27,43 +28,85 @@ export async function insertAccessLogBatches(pool: pg.Pool, batches: readonly Ac
   await pool.query(`INSERT INTO access_log_batches (project, first_at, last_at, entries, records) VALUES ${tuples.join(', ')}`, values);
 }
 
+/** How much one catch-up statement takes on, and how long it may run. */
+export interface CatchUpBounds {
+  /** Most batches per statement. */
+  batches: number;
+  /** Most bytes of record ids per statement; a batch over it is taken alone. */
+  recordBytes: number;
+  /** Most statements per catch-up; the batches left wait for the next one. */
+  statements: number;
+  /** The statement timeout of each: a batch holds up to a write's bytes of ids, whatever the serving timeout. */
+  timeoutMs: number;
+}
+
 /**
- * Adds every batch not yet in the per-record table to it; returns how many batches it covered.
- * When the one statement fails for another reason than the server, the batches are caught up one
- * at a time, so a batch the statement cannot read never holds back the others; each failure is
- * given to `report` (a batch failing alone stays flagged for the next catch-up).
+ * A backlog (a feed read from the start names millions of records) is caught up in short
+ * statements: as one, it outlasted the statement timeout, was rolled back and began again at the
+ * next catch-up, for ever.
  */
-export async function indexPostgresAccessLog(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void): Promise<number> {
+export const CATCH_UP_BOUNDS: CatchUpBounds = { batches: 200, recordBytes: 2 * 1024 * 1024, statements: 100, timeoutMs: 60_000 };
+
+/**
+ * Adds the batches not yet in the per-record table to it (up to `bounds.statements` bulk
+ * statements' worth); returns how many batches it covered. When a bulk statement fails for another
+ * reason than the server, the batches left are caught up one at a time, so a batch the statement
+ * cannot read never holds back the others; each failure is given to `report` (a batch failing
+ * alone stays flagged for the next catch-up).
+ */
+export async function indexPostgresAccessLog(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void, bounds = CATCH_UP_BOUNDS): Promise<number> {
+  const done = { batches: 0 };
   try {
-    return await indexAllAtOnce(pool);
+    await indexInBulk(pool, bounds, done);
+    return done.batches;
   } catch (err) {
     if (isConnectionFailure(err)) throw err;
     report({ err: storeErrorFrom(err, 'indexAccessLog') });
-    return indexOneByOne(pool, report);
+    return done.batches + (await indexOneByOne(pool, report, bounds.timeoutMs));
   }
 }
 
-async function indexAllAtOnce(pool: pg.Pool): Promise<number> {
-  // One statement, one snapshot: a batch another replica commits meanwhile stays flagged for next time.
-  const r = await pool.query<{ n: string }>(
-    `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE NOT indexed RETURNING project, id, records),
-     added AS (
-       INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
-       SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r.value, 0), todo.id
-       FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3, 4),
-     buckets AS (
-       INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
-       ON CONFLICT DO NOTHING)
-     SELECT count(*) AS n FROM todo`,
-  );
-  return Number(r.rows[0]?.n ?? 0);
+/** One catch-up statement on its own connection, with the catch-up's statement timeout. */
+function withCatchUpTimeout<T>(pool: pg.Pool, timeoutMs: number, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (client) => {
+    await client.query(`SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}`);
+    return run(client);
+  });
+}
+
+async function indexInBulk(pool: pg.Pool, bounds: CatchUpBounds, done: { batches: number }): Promise<void> {
+  for (let i = 0; i < bounds.statements; i++) {
+    const r = await withCatchUpTimeout(pool, bounds.timeoutMs, (client) =>
+      // One snapshot per statement: a batch another replica takes meanwhile is skipped (NOT indexed is checked again on the row).
+      client.query<{ n: string; picked: string }>(
+        `WITH pick AS (
+           SELECT project, id FROM (
+             SELECT project, id, sum(octet_length(records)) OVER (ORDER BY project, first_at, id) - octet_length(records) AS before
+             FROM (SELECT project, first_at, id, records FROM access_log_batches WHERE NOT indexed ORDER BY project, first_at, id LIMIT $1) f) w
+           WHERE before < $2),
+         todo AS (UPDATE access_log_batches b SET indexed = true FROM pick WHERE b.project = pick.project AND b.id = pick.id AND NOT b.indexed
+           RETURNING b.project, b.id, b.records),
+         added AS (
+           INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
+           SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r.value, 0), todo.id
+           FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3, 4),
+         buckets AS (
+           INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
+           ON CONFLICT DO NOTHING)
+         SELECT (SELECT count(*) FROM todo) AS n, (SELECT count(*) FROM pick) AS picked`,
+        [bounds.batches, bounds.recordBytes],
+      ),
+    );
+    done.batches += Number(r.rows[0]?.n ?? 0);
+    if (Number(r.rows[0]?.picked ?? 0) === 0) return;
+  }
 }
 
 /** Flagged batches read per round trip when catching up one at a time. */
 const ONE_BY_ONE_PAGE = 500;
 
 /** Catches up each flagged batch in its own statement, its record ids read in JavaScript (see batchRecordIds). */
-async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void): Promise<number> {
+async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void, timeoutMs: number): Promise<number> {
   let covered = 0;
   let after: [string, string, string] | undefined;
   for (;;) {
@@ -74,17 +117,19 @@ async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFail
     );
     for (const b of page.rows) {
       try {
-        const r = await pool.query<{ n: string }>(
-          `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE project = $1 AND id = $2 AND NOT indexed RETURNING project, id),
-           added AS (
-             INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
-             SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r, 0), todo.id
-             FROM todo, unnest($3::text[]) r ORDER BY 1, 2, 3, 4),
-           buckets AS (
-             INSERT INTO access_log_buckets (project, bucket) SELECT project, id / ${BATCHES_PER_BUCKET} FROM todo
-             ON CONFLICT DO NOTHING)
-           SELECT count(*) AS n FROM todo`,
-          [b.project, b.id, batchRecordIds(b.records)],
+        const r = await withCatchUpTimeout(pool, timeoutMs, (client) =>
+          client.query<{ n: string }>(
+            `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE project = $1 AND id = $2 AND NOT indexed RETURNING project, id),
+             added AS (
+               INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
+               SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r, 0), todo.id
+               FROM todo, unnest($3::text[]) r ORDER BY 1, 2, 3, 4),
+             buckets AS (
+               INSERT INTO access_log_buckets (project, bucket) SELECT project, id / ${BATCHES_PER_BUCKET} FROM todo
+               ON CONFLICT DO NOTHING)
+             SELECT count(*) AS n FROM todo`,
+            [b.project, b.id, batchRecordIds(b.records)],
+          ),
         );
         covered += Number(r.rows[0]?.n ?? 0);
       } catch (err) {
@@ -98,8 +143,12 @@ async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFail
   }
 }
 
-/** A replica catches the per-record table up after this many batch rows (50,000 entries of one project), or this long after the last time. */
-const CATCH_UP_ROWS = 100;
+/**
+ * A replica catches the per-record table up after this many batch rows, or this long after the
+ * last time: often and small, since a catch-up runs on the server at full speed and the reads
+ * waiting on that server wait behind it.
+ */
+const CATCH_UP_ROWS = 10;
 const CATCH_UP_MS = 10_000;
 
 /** When a replica catches the per-record table up. */

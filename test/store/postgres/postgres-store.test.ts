@@ -11,6 +11,7 @@ import { accessLogEntry } from '../../support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import { migrationName } from '../../../src/store/schema-migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { indexPostgresAccessLog, insertAccessLogBatches } from '../../../src/store/postgres/access-log-sql.js';
 import { STATEMENT_BYTES } from '../../../src/store/postgres/batch-sql.js';
 import { BATCHES_PER_BUCKET, batchesOf } from '../../../src/access-log/batches.js';
 
@@ -342,6 +343,47 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
     expect(buckets.rows[0].n).toBeGreaterThanOrEqual(3);
     const found = (await store.queryAccessLog({ project: 'log-buckets', recordId: R, limit: 100 })).map((e) => e.requestId);
     expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
+  });
+
+  describe('a catch-up of a backlog', () => {
+    const project = 'log-backlog';
+    /** `n` batches of the project, the i-th naming `ids` records of its own and a shared one, written past the store's own catch-up schedule. */
+    async function backlog(n: number, ids: number): Promise<void> {
+      await store.indexAccessLog(); // the other tests' batches out of the way
+      for (let i = 0; i < n; i++) {
+        const records = ['shared', ...Array.from({ length: ids }, (_, j) => `b${i}-r${j}`)];
+        await insertAccessLogBatches(store.pool, batchesOf([{ ...accessLogEntry(i % 60, records[1]!, project), requestId: `bl-${i}`, records }]));
+      }
+    }
+    const flagged = async (): Promise<number> => (await store.pool.query(`SELECT count(*)::int AS n FROM access_log_batches WHERE project = $1 AND NOT indexed`, [project])).rows[0].n;
+    const failures: unknown[] = [];
+    const report = (f: unknown): void => void failures.push(f);
+    const bounds = { batches: 200, recordBytes: 1 << 20, statements: 100, timeoutMs: 60_000 };
+
+    it('takes at most its bounds per statement and as many statements as allowed, each batch once', async () => {
+      await backlog(9, 50);
+      // Three batches a statement, two statements: six now, three at the next catch-up.
+      expect(await indexPostgresAccessLog(store.pool, report, { ...bounds, batches: 3, statements: 2 })).toBe(6);
+      expect(await flagged()).toBe(3);
+      // Every batch is over a byte bound of one: each statement takes one batch alone.
+      expect(await indexPostgresAccessLog(store.pool, report, { ...bounds, recordBytes: 1, statements: 2 })).toBe(2);
+      expect(await flagged()).toBe(1);
+      expect(await indexPostgresAccessLog(store.pool, report, bounds)).toBe(1);
+      expect(await flagged()).toBe(0);
+      expect(failures).toEqual([]);
+      const rows = await store.pool.query(`SELECT count(*)::int AS n FROM access_log_records WHERE project = $1`, [project]);
+      expect(rows.rows[0].n).toBe(9 * 51);
+      const shared = await store.queryAccessLog({ project, recordId: 'shared', limit: 100 });
+      expect(shared.map((e) => e.requestId).sort()).toEqual(Array.from({ length: 9 }, (_, i) => `bl-${i}`).sort());
+    });
+
+    it('runs its statements under a timeout of its own, not the serving one: past it, the catch-up stops and its batches stay flagged', async () => {
+      await backlog(20, 2000);
+      await expect(indexPostgresAccessLog(store.pool, report, { ...bounds, timeoutMs: 1 })).rejects.toThrow(/statement timeout/);
+      expect(await flagged()).toBe(20);
+      expect(await store.indexAccessLog()).toBe(20);
+      expect(await flagged()).toBe(0);
+    });
   });
 
   it('prunes whole caught-up batches older than a cutoff with their per-record rows and emptied buckets, and nothing newer', async () => {
