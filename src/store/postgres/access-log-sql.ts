@@ -145,8 +145,7 @@ async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFail
 
 /**
  * A replica catches the per-record table up after this many batch rows, or this long after the
- * last time: often and small, since a catch-up runs on the server at full speed and the reads
- * waiting on that server wait behind it.
+ * last time: often, so each catch-up is short and record queries find few batches still flagged.
  */
 const CATCH_UP_ROWS = 10;
 const CATCH_UP_MS = 10_000;
