@@ -55,14 +55,18 @@ export const CATCH_UP_BOUNDS: CatchUpBounds = { batches: 200, recordBytes: 2 * 1
  * alone stays flagged for the next catch-up).
  */
 export async function indexPostgresAccessLog(pool: pg.Pool, report: (failure: AccessLogIndexFailure) => void, bounds = CATCH_UP_BOUNDS): Promise<number> {
-  const done = { batches: 0 };
+  let covered = 0;
   try {
-    await indexInBulk(pool, bounds, done);
-    return done.batches;
+    for (let i = 0; i < bounds.statements; i++) {
+      const { n, picked } = await indexInBulk(pool, bounds);
+      covered += n;
+      if (picked === 0) break;
+    }
+    return covered;
   } catch (err) {
     if (isConnectionFailure(err)) throw err;
     report({ err: storeErrorFrom(err, 'indexAccessLog') });
-    return done.batches + (await indexOneByOne(pool, report, bounds.timeoutMs));
+    return covered + (await indexOneByOne(pool, report, bounds.timeoutMs));
   }
 }
 
@@ -74,32 +78,30 @@ function withCatchUpTimeout<T>(pool: pg.Pool, timeoutMs: number, run: (client: p
   });
 }
 
-async function indexInBulk(pool: pg.Pool, bounds: CatchUpBounds, done: { batches: number }): Promise<void> {
-  for (let i = 0; i < bounds.statements; i++) {
-    const r = await withCatchUpTimeout(pool, bounds.timeoutMs, (client) =>
-      // One snapshot per statement: a batch another replica takes meanwhile is skipped (NOT indexed is checked again on the row).
-      client.query<{ n: string; picked: string }>(
-        `WITH pick AS (
-           SELECT project, id FROM (
-             SELECT project, id, sum(octet_length(records)) OVER (ORDER BY project, first_at, id) - octet_length(records) AS before
-             FROM (SELECT project, first_at, id, records FROM access_log_batches WHERE NOT indexed ORDER BY project, first_at, id LIMIT $1) f) w
-           WHERE before < $2),
-         todo AS (UPDATE access_log_batches b SET indexed = true FROM pick WHERE b.project = pick.project AND b.id = pick.id AND NOT b.indexed
-           RETURNING b.project, b.id, b.records),
-         added AS (
-           INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
-           SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r.value, 0), todo.id
-           FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3, 4),
-         buckets AS (
-           INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
-           ON CONFLICT DO NOTHING)
-         SELECT (SELECT count(*) FROM todo) AS n, (SELECT count(*) FROM pick) AS picked`,
-        [bounds.batches, bounds.recordBytes],
-      ),
-    );
-    done.batches += Number(r.rows[0]?.n ?? 0);
-    if (Number(r.rows[0]?.picked ?? 0) === 0) return;
-  }
+/** One bulk statement: the next flagged batches within the bounds; how many it covered and how many it picked (0: none was left). */
+async function indexInBulk(pool: pg.Pool, bounds: CatchUpBounds): Promise<{ n: number; picked: number }> {
+  const r = await withCatchUpTimeout(pool, bounds.timeoutMs, (client) =>
+    // One snapshot per statement: a batch another replica takes meanwhile is skipped (NOT indexed is checked again on the row).
+    client.query<{ n: string; picked: string }>(
+      `WITH pick AS (
+         SELECT project, id FROM (
+           SELECT project, id, sum(octet_length(records)) OVER (ORDER BY project, first_at, id) - octet_length(records) AS before
+           FROM (SELECT project, first_at, id, records FROM access_log_batches WHERE NOT indexed ORDER BY project, first_at, id LIMIT $1) f) w
+         WHERE before < $2),
+       todo AS (UPDATE access_log_batches b SET indexed = true FROM pick WHERE b.project = pick.project AND b.id = pick.id AND NOT b.indexed
+         RETURNING b.project, b.id, b.records),
+       added AS (
+         INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
+         SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r.value, 0), todo.id
+         FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3, 4),
+       buckets AS (
+         INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
+         ON CONFLICT DO NOTHING)
+       SELECT (SELECT count(*) FROM todo) AS n, (SELECT count(*) FROM pick) AS picked`,
+      [bounds.batches, bounds.recordBytes],
+    ),
+  );
+  return { n: Number(r.rows[0]?.n ?? 0), picked: Number(r.rows[0]?.picked ?? 0) };
 }
 
 /** Flagged batches read per round trip when catching up one at a time. */
