@@ -44,8 +44,9 @@ export interface BatchDialect {
  * A catch-up's inserts land in the newest bucket only, so their cost stays that of a table of at
  * most this many batches however long the log grows; keyed by record alone, every catch-up
  * dirtied pages all over the table (on SQLite it took 4× as long by a million entries, and rising).
- * A record query seeks once per bucket the project has (access_log_buckets). Rows keep the
- * bucket they were written with, so changing this only changes where new batches go.
+ * A record query seeks once per bucket the project has (access_log_buckets). On SQLite rows keep
+ * the bucket they were written with, so changing this only changes where new batches go; on
+ * PostgreSQL it is also the width of each row's bitmap of batches, fixed by its migration.
  */
 export const BATCHES_PER_BUCKET = 256;
 

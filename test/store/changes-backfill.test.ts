@@ -37,7 +37,10 @@ async function dropFeed(h: Harness): Promise<void> {
   }
   const client = new pg.Client({ connectionString: h.url });
   await client.connect();
-  await client.query('DROP TABLE changes; DROP SEQUENCE changes_seq; DROP TABLE erasures; DROP TABLE file_deletions');
+  // Likewise the erasure tables, and the per-record table of the access log goes back to the shape the bitmaps' migration folds.
+  await client.query(`DROP TABLE changes; DROP SEQUENCE changes_seq; DROP TABLE erasures; DROP TABLE file_deletions;
+    DROP TABLE access_log_records; CREATE TABLE access_log_records (project text COLLATE "C" NOT NULL, bucket bigint NOT NULL,
+      record_hash bigint NOT NULL, batch_id bigint NOT NULL, PRIMARY KEY (project, bucket, record_hash, batch_id))`);
   for (let v = POSTGRES_FEED_MIGRATION; v <= POSTGRES_MIGRATIONS.length; v++) await client.query('DELETE FROM kysely_migration WHERE name = $1', [migrationName(v)]);
   await client.end();
 }

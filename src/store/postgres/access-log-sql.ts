@@ -5,17 +5,35 @@ import { BATCHES_PER_BUCKET, batchRecordIds, type BatchDialect } from '../../acc
 import { inTransaction } from './in-transaction.js';
 import { isConnectionFailure, storeErrorFrom } from './pg-errors.js';
 
+/** A per-record row's bitmap once none of its batches is left. */
+const NO_BATCHES = `B'0'::bit(${BATCHES_PER_BUCKET})`;
+/** The bitmap of batch `id` in its bucket's row of the per-record table (bit n: the bucket's n-th batch). */
+const BATCH_BIT = (id: string): string => `(B'1'::bit(${BATCHES_PER_BUCKET}) >> (${id} % ${BATCHES_PER_BUCKET})::int)`;
+
+/**
+ * Adds the (batch, record id) pairs of `pairs` (a FROM list naming `project`, `id` and `record`)
+ * to the per-record table: one row per project, bucket and record hash, its batches OR-ed in.
+ * Grouped first, since an upsert may not meet the same row twice; in key order, so two replicas
+ * catching up at once lock rows in the same order.
+ */
+const ADD_PAIRS = (pairs: string, project: string, id: string, record: string): string =>
+  `INSERT INTO access_log_records (project, bucket, record_hash, batches)
+   SELECT ${project}, ${id} / ${BATCHES_PER_BUCKET}, hashtextextended(${record}, 0), bit_or(${BATCH_BIT(id)})
+   FROM ${pairs} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+   ON CONFLICT (project, bucket, record_hash) DO UPDATE SET batches = access_log_records.batches | excluded.batches`;
+
 /**
  * How the shared batch queries are written for PostgreSQL: the per-record table holds hashes of
- * record ids, and the lateral subquery (OFFSET 0 keeps the planner from flattening it) seeks
- * once per bucket, whatever the tables' statistics say.
+ * record ids with a bitmap of batches per bucket, and the lateral subquery (OFFSET 0 keeps the
+ * planner from flattening it) seeks once per bucket, whatever the tables' statistics say.
  */
 export const POSTGRES_BATCHES: BatchDialect = {
   placeholder: (n) => `$${n}`,
   unindexed: 'NOT indexed',
   recordBatches: (project, again, record) =>
-    `SELECT r.batch_id FROM access_log_buckets b, LATERAL (SELECT batch_id FROM access_log_records` +
-    ` WHERE project = ${project} AND bucket = b.bucket AND record_hash = hashtextextended(${record}, 0) OFFSET 0) r WHERE b.project = ${again}`,
+    `SELECT r.bucket * ${BATCHES_PER_BUCKET} + i FROM access_log_buckets b, LATERAL (SELECT bucket, batches FROM access_log_records` +
+    ` WHERE project = ${project} AND bucket = b.bucket AND record_hash = hashtextextended(${record}, 0) OFFSET 0) r,` +
+    ` generate_series(0, ${BATCHES_PER_BUCKET - 1}) i WHERE b.project = ${again} AND get_bit(r.batches, i) = 1`,
 };
 
 /** Inserts batches, one row each, in one statement. */
@@ -90,10 +108,7 @@ async function indexInBulk(pool: pg.Pool, bounds: CatchUpBounds): Promise<{ n: n
          WHERE before < $2),
        todo AS (UPDATE access_log_batches b SET indexed = true FROM pick WHERE b.project = pick.project AND b.id = pick.id AND NOT b.indexed
          RETURNING b.project, b.id, b.records),
-       added AS (
-         INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
-         SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r.value, 0), todo.id
-         FROM todo, jsonb_array_elements_text(todo.records::jsonb) r ORDER BY 1, 2, 3, 4),
+       added AS (${ADD_PAIRS('todo, jsonb_array_elements_text(todo.records::jsonb) r', 'todo.project', 'todo.id', 'r.value')}),
        buckets AS (
          INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
          ON CONFLICT DO NOTHING)
@@ -122,10 +137,7 @@ async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFail
         const r = await withCatchUpTimeout(pool, timeoutMs, (client) =>
           client.query<{ n: string }>(
             `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE project = $1 AND id = $2 AND NOT indexed RETURNING project, id),
-             added AS (
-               INSERT INTO access_log_records (project, bucket, record_hash, batch_id)
-               SELECT DISTINCT todo.project, todo.id / ${BATCHES_PER_BUCKET}, hashtextextended(r, 0), todo.id
-               FROM todo, unnest($3::text[]) r ORDER BY 1, 2, 3, 4),
+             added AS (${ADD_PAIRS('todo, unnest($3::text[]) r', 'todo.project', 'todo.id', 'r')}),
              buckets AS (
                INSERT INTO access_log_buckets (project, bucket) SELECT project, id / ${BATCHES_PER_BUCKET} FROM todo
                ON CONFLICT DO NOTHING)
@@ -172,8 +184,8 @@ export class CatchUpSchedule {
 
 /**
  * Deletes at most `max` caught-up batches whose entries are all older than `before`, project by
- * project along the (project, first_at) index, with their rows in the per-record table, then the
- * buckets left empty. Returns the batches and entries deleted.
+ * project along the (project, first_at) index, with their bits in the per-record table (and its
+ * rows left with none), then the buckets left empty. Returns the batches and entries deleted.
  */
 export async function prunePostgresAccessLog(pool: pg.Pool, before: string, max: number): Promise<{ batches: number; entries: number }> {
   const done = { batches: 0, entries: 0 };
@@ -185,22 +197,35 @@ export async function prunePostgresAccessLog(pool: pg.Pool, before: string, max:
       )
     ).rows[0]?.project;
   for (let project = await nextProject(undefined); project !== undefined && done.batches < max; project = await nextProject(project)) {
-    const r = await pool.query<{ id: string; n: number }>(
+    // Rows named by a doomed batch come back as `emptied` when it was their last batch.
+    const r = await pool.query<{ id: string | null; n: number | null; bucket: string | null; hash: string | null }>(
       `WITH doomed AS (
          DELETE FROM access_log_batches WHERE project = $1 AND id IN (
            SELECT id FROM access_log_batches WHERE project = $1 AND first_at < $2 AND last_at < $2 AND indexed ORDER BY first_at, id LIMIT $3)
          RETURNING id, records, jsonb_array_length(entries::jsonb) AS n),
-       gone AS (
-         DELETE FROM access_log_records r
-         USING (SELECT d.id, hashtextextended(x.value, 0) AS h FROM doomed d, jsonb_array_elements_text(d.records::jsonb) x) k
-         WHERE r.project = $1 AND r.bucket = k.id / ${BATCHES_PER_BUCKET} AND r.record_hash = k.h AND r.batch_id = k.id)
-       SELECT id, n FROM doomed`,
+       cleared AS (
+         UPDATE access_log_records r SET batches = r.batches & ~k.bits
+         FROM (SELECT d.id / ${BATCHES_PER_BUCKET} AS bucket, hashtextextended(x.value, 0) AS h, bit_or(${BATCH_BIT('d.id')}) AS bits
+               FROM doomed d, jsonb_array_elements_text(d.records::jsonb) x GROUP BY 1, 2) k
+         WHERE r.project = $1 AND r.bucket = k.bucket AND r.record_hash = k.h
+         RETURNING r.bucket, r.record_hash, r.batches = ${NO_BATCHES} AS emptied)
+       SELECT id, n, NULL::bigint AS bucket, NULL::bigint AS hash FROM doomed
+       UNION ALL SELECT NULL, NULL, bucket, record_hash FROM cleared WHERE emptied`,
       [project, before, max - done.batches],
     );
-    if (r.rows.length === 0) continue;
-    done.batches += r.rows.length;
-    for (const row of r.rows) done.entries += Number(row.n);
-    const buckets = [...new Set(r.rows.map((row) => Math.floor(Number(row.id) / BATCHES_PER_BUCKET)))];
+    const batches = r.rows.filter((row) => row.id !== null);
+    if (batches.length === 0) continue;
+    done.batches += batches.length;
+    for (const row of batches) done.entries += Number(row.n);
+    const buckets = [...new Set(batches.map((row) => Math.floor(Number(row.id) / BATCHES_PER_BUCKET)))];
+    const emptied = r.rows.filter((row) => row.id === null);
+    // A statement sees the rows as they were before it, so the rows its update emptied go in a second one.
+    if (emptied.length > 0) {
+      await pool.query(
+        `DELETE FROM access_log_records WHERE project = $1 AND (bucket, record_hash) IN (SELECT * FROM unnest($2::bigint[], $3::bigint[])) AND batches = ${NO_BATCHES}`,
+        [project, emptied.map((row) => row.bucket), emptied.map((row) => row.hash)],
+      );
+    }
     await pool.query(
       `DELETE FROM access_log_buckets b WHERE b.project = $1 AND b.bucket = ANY($2::bigint[])
        AND NOT EXISTS (SELECT 1 FROM access_log_batches a WHERE a.project = $1 AND a.id >= b.bucket * ${BATCHES_PER_BUCKET} AND a.id < (b.bucket + 1) * ${BATCHES_PER_BUCKET})`,

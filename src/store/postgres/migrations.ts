@@ -286,6 +286,25 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   UPDATE api_keys SET scopes = (scopes::jsonb || '["pii:read", "documents:read", "screening:read"]'::jsonb)::text
   WHERE NOT (scopes::jsonb ?| ARRAY['pii:read', 'documents:read', 'screening:read']);
   `,
+  `
+  -- The per-record table holds one row per record and bucket with the bucket's batches naming it
+  -- as a bitmap (bit n: batch bucket * 256 + n; 256 is BATCHES_PER_BUCKET), not one row per record
+  -- and batch: a record read in many batches of a bucket (a list page served again, a hot record)
+  -- is one row updated in place. Free room on each page lets the updates stay on their page.
+  CREATE TABLE access_log_record_bits (
+    project     text COLLATE "C" NOT NULL,
+    bucket      bigint NOT NULL,
+    record_hash bigint NOT NULL,
+    batches     bit(256) NOT NULL,
+    PRIMARY KEY (project, bucket, record_hash)
+  ) WITH (fillfactor = 70);
+  INSERT INTO access_log_record_bits (project, bucket, record_hash, batches)
+    SELECT project, bucket, record_hash, bit_or(B'1'::bit(256) >> (batch_id % 256)::int)
+    FROM access_log_records GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+  DROP TABLE access_log_records;
+  ALTER TABLE access_log_record_bits RENAME TO access_log_records;
+  ALTER INDEX access_log_record_bits_pkey RENAME TO access_log_records_pkey;
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

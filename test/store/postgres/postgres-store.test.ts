@@ -11,7 +11,7 @@ import { accessLogEntry } from '../../support/access-log-entries.js';
 import { POSTGRES_MIGRATIONS } from '../../../src/store/postgres/migrations.js';
 import { migrationName } from '../../../src/store/schema-migrations.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { indexPostgresAccessLog, insertAccessLogBatches } from '../../../src/store/postgres/access-log-sql.js';
+import { CATCH_UP_BOUNDS, indexPostgresAccessLog, insertAccessLogBatches } from '../../../src/store/postgres/access-log-sql.js';
 import { STATEMENT_BYTES } from '../../../src/store/postgres/batch-sql.js';
 import { BATCHES_PER_BUCKET, batchesOf } from '../../../src/access-log/batches.js';
 
@@ -65,6 +65,9 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
     await store?.close();
     for (const s of schemas) await s.drop().catch(() => undefined);
   });
+  /** (record, batch) pairs the per-record table names for the rows `where` selects: each row's set bits. */
+  const recordBatchPairs = async (where: string): Promise<number> =>
+    (await store.pool.query(`SELECT count(*)::int AS n FROM access_log_records r, generate_series(0, ${BATCHES_PER_BUCKET - 1}) i WHERE ${where} AND get_bit(r.batches, i) = 1`)).rows[0].n;
 
   it('migrates once when several replicas start at the same time, and they share one secret', async () => {
     const replicaUrl = await freshSchema();
@@ -306,7 +309,7 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
     expect(await minutes()).toEqual([0, 3, 4, 5]);
     expect(await store.indexAccessLog()).toBe(1);
     expect(await minutes()).toEqual([0, 3, 4, 5]);
-    expect((await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project IN ('log-a', 'log-b')")).rows[0]).toEqual({ n: 4 });
+    expect(await recordBatchPairs("project IN ('log-a', 'log-b')")).toBe(4);
     expect((await store.queryAccessLog({ project: 'log-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-log-b-2']);
   });
 
@@ -328,8 +331,24 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
     };
     for (const [id, want] of Object.entries(expected)) expect(await found(id), id).toEqual(want);
     expect(await store.indexAccessLog()).toBe(1);
-    expect((await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project = 'log-list'")).rows[0]).toEqual({ n: 5 });
+    expect(await recordBatchPairs("project = 'log-list'")).toBe(5);
     for (const [id, want] of Object.entries(expected)) expect(await found(id), id).toEqual(want);
+  });
+
+  it('keeps a record read in many batches of a bucket as one row of the per-record table, each batch a bit of it', async () => {
+    const R = '0b8a8f0c-4a43-4f0e-9d3f-7c0c4e447d11';
+    await store.indexAccessLog(); // the other tests' batches out of the way
+    for (let i = 0; i < 12; i++) await store.appendAccessLog(batchesOf([{ ...accessLogEntry(i, R, 'log-hot'), requestId: `hot-${i}` }]));
+    // Caught up in two rounds: the second ORs its batches into the rows the first wrote.
+    await indexPostgresAccessLog(store.pool, () => {}, { ...CATCH_UP_BOUNDS, batches: 5, statements: 1 });
+    await store.indexAccessLog();
+    expect(await recordBatchPairs("project = 'log-hot'")).toBe(12);
+    // Twelve consecutive batch ids fall in one bucket, or two when they straddle a bucket's end.
+    const rows = (await store.pool.query("SELECT count(*)::int AS n FROM access_log_records WHERE project = 'log-hot'")).rows[0].n;
+    expect(rows).toBeGreaterThanOrEqual(1);
+    expect(rows).toBeLessThanOrEqual(2);
+    const found = (await store.queryAccessLog({ project: 'log-hot', recordId: R, limit: 100 })).map((e) => e.requestId);
+    expect(found.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `hot-${i}`).sort());
   });
 
   it('finds a record’s access log entries in every bucket of the per-record table', async () => {
@@ -371,8 +390,7 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
       expect(await indexPostgresAccessLog(store.pool, report, bounds)).toBe(1);
       expect(await flagged()).toBe(0);
       expect(failures).toEqual([]);
-      const rows = await store.pool.query(`SELECT count(*)::int AS n FROM access_log_records WHERE project = $1`, [project]);
-      expect(rows.rows[0].n).toBe(9 * 51);
+      expect(await recordBatchPairs(`project = '${project}'`)).toBe(9 * 51);
       const shared = await store.queryAccessLog({ project, recordId: 'shared', limit: 100 });
       expect(shared.map((e) => e.requestId).sort()).toEqual(Array.from({ length: 9 }, (_, i) => `bl-${i}`).sort());
     });
@@ -424,6 +442,35 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
       ]);
       expect(await migrated.indexAccessLog()).toBe(1);
       expect((await migrated.queryAccessLog({ project: 'old-a', recordId: 'r1', limit: 10 })).map((e) => e.requestId)).toEqual(['q1', 'q2']);
+    } finally {
+      await migrated.close();
+    }
+  });
+
+  it('folds a per-record table of one row per record and batch into bitmaps when it migrates, finding the same batches', async () => {
+    const url = await freshSchema();
+    const schema = url.match(/search_path%3D(\w+)/)![1]!;
+    const before = POSTGRES_MIGRATIONS.length - 1;
+    // The schema one version back, with caught-up batches 5, 6 and 300 (a second bucket) naming r1, and 6 naming r2.
+    const batch = (id: number, records: string[]) =>
+      `INSERT INTO access_log_batches (id, project, first_at, last_at, entries, records, indexed) OVERRIDING SYSTEM VALUE VALUES
+        (${id}, 'fold', '2026-03-01T10:0${id % 10}:00.000Z', '2026-03-01T10:0${id % 10}:00.000Z',
+         '${JSON.stringify(records.map((r) => ['2026-03-01T10:0' + (id % 10) + ':00.000Z', 'k1', '/v1/alerts/:id', r, 200, `q${id}-${r}`, '10.0.0.1']))}', '${JSON.stringify(records)}', true);`;
+    await admin(`SET search_path = ${schema}; ${POSTGRES_MIGRATIONS.slice(0, before).join('\n')}
+      CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+      INSERT INTO schema_migrations (version) SELECT generate_series(1, ${before});
+      ${batch(5, ['r1'])} ${batch(6, ['r1', 'r2'])} ${batch(300, ['r1'])}
+      INSERT INTO access_log_buckets (project, bucket) VALUES ('fold', 0), ('fold', 1);
+      INSERT INTO access_log_records (project, bucket, record_hash, batch_id) VALUES
+        ('fold', 0, hashtextextended('r1', 0), 5), ('fold', 0, hashtextextended('r1', 0), 6),
+        ('fold', 0, hashtextextended('r2', 0), 6), ('fold', 1, hashtextextended('r1', 0), 300);`);
+    const migrated = await openPostgresStore(url, { poolSize: 1 });
+    try {
+      expect((await migrated.pool.query('SELECT count(*)::int AS n FROM access_log_records')).rows[0].n).toBe(3);
+      // Every batch is flagged as caught up: only the per-record table can lead to them (oldest entry first).
+      expect((await migrated.queryAccessLog({ project: 'fold', recordId: 'r1', limit: 10 })).map((e) => e.requestId)).toEqual(['q300-r1', 'q5-r1', 'q6-r1']);
+      expect((await migrated.queryAccessLog({ project: 'fold', recordId: 'r2', limit: 10 })).map((e) => e.requestId)).toEqual(['q6-r2']);
+      expect(await migrated.queryAccessLog({ project: 'fold', recordId: 'r3', limit: 10 })).toEqual([]);
     } finally {
       await migrated.close();
     }
