@@ -10,6 +10,8 @@ const ONCE = ['test/http/{redis-rate-limiter,shutdown}.test.ts', 'test/ingest/{i
 export const SOAKS = ['**/*.soak.test.ts'];
 /** Suites that need a streaming replica run apart, by `npm run test:read-replica` (vitest.read-replica.config.ts). */
 export const REPLICA_SUITES = ['**/*.replica.test.ts'];
+/** The console's time budgets run after the other suites, by `npm run test:budgets`: measured beside them, a budget measures the suites. */
+export const BUDGETS = ['test/console/budgets.browser.test.ts'];
 
 export default defineConfig(async () => {
   const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks' as const };
@@ -20,7 +22,7 @@ export default defineConfig(async () => {
       ...common,
       name: store,
       include: store === STORES[0] ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : STORE_SUITES,
-      exclude: [...configDefaults.exclude, ...SOAKS, ...REPLICA_SUITES, ...(store === STORES[0] ? [] : ONCE)],
+      exclude: [...configDefaults.exclude, ...SOAKS, ...REPLICA_SUITES, ...BUDGETS, ...(store === STORES[0] ? [] : ONCE)],
       env: { TEST_STORE: store, TEST_STORES: stores.join(',') },
     },
   }));
