@@ -18,7 +18,7 @@ import { migrationsBefore } from '../support/migrations.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { AlertCountFilter, AlertFilter, AlertUpsert, Store, StoreRow } from '../../src/store/store.js';
 import { fieldsFor } from '../../src/wire/render.js';
-import { adminQuery } from '../support/postgres-admin.js';
+import { adminQuery, afterOtherSnapshots } from '../support/postgres-admin.js';
 import { listedAlert, listedAlertLine, LIST_CUSTOMERS, type ListedAlert } from '../support/alert-list-records.js';
 import { storeHarnesses, type Harness } from '../support/store-harness.js';
 
@@ -62,13 +62,11 @@ async function countPlan(store: Store, filter: AlertCountFilter): Promise<string
   try {
     await client.query('SET enable_seqscan = off');
     // Fresh rows are not all-visible until vacuumed: the planner would not pick an index-only scan.
-    // Another session's open snapshot (suites run in parallel) keeps them from it: vacuum again until they are.
-    for (let i = 0; i < 60; i++) {
+    await afterOtherSnapshots(async () => {
       await client.query('VACUUM ANALYZE alerts');
       const visible = await client.query<{ all: boolean }>("SELECT relallvisible >= relpages AS all FROM pg_class WHERE oid = 'alerts'::regclass");
-      if (visible.rows[0]?.all) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+      return visible.rows[0]?.all === true;
+    });
     const r = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${q.sql}`, values: q.params });
     return r.rows.map((row) => row['QUERY PLAN']);
   } finally {

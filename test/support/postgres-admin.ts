@@ -16,6 +16,23 @@ export async function adminQuery<T extends pg.QueryResultRow = pg.QueryResultRow
   }
 }
 
+/** Tries of `afterOtherSnapshots`, 0.5 s apart: 30 s for other suites' transactions to end. */
+const SNAPSHOT_TRIES = 60;
+
+/**
+ * Runs `step` (a maintenance statement, then a check) until it answers true, at most
+ * SNAPSHOT_TRIES times, 0.5 s apart; returns its last answer. VACUUM keeps the row versions a
+ * transaction open elsewhere in the database (another suite's) can still see, so what it should
+ * have done may only hold once those have ended.
+ */
+export async function afterOtherSnapshots(step: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 1; ; i++) {
+    if (await step()) return true;
+    if (i >= SNAPSHOT_TRIES) return false;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 /** True when the test server answers a query. */
 export function postgresReachable(): Promise<boolean> {
   return adminQuery('SELECT 1').then(

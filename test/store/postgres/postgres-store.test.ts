@@ -377,7 +377,7 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
     const flagged = async (): Promise<number> => (await store.pool.query(`SELECT count(*)::int AS n FROM access_log_batches WHERE project = $1 AND NOT indexed`, [project])).rows[0].n;
     const failures: unknown[] = [];
     const report = (f: unknown): void => void failures.push(f);
-    const bounds = { batches: 200, recordBytes: 1 << 20, statements: 100, timeoutMs: 60_000 };
+    const bounds = { ...CATCH_UP_BOUNDS, recordBytes: 1 << 20 };
 
     it('takes at most its bounds per statement and as many statements as allowed, each batch once', async () => {
       await backlog(9, 50);
