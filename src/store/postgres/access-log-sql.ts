@@ -22,6 +22,9 @@ const ADD_PAIRS = (pairs: string, project: string, id: string, record: string): 
    FROM ${pairs} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
    ON CONFLICT (project, bucket, record_hash) DO UPDATE SET batches = access_log_records.batches | excluded.batches`;
 
+/** Lists the buckets of the batches a catch-up takes (its `todo`) among their projects'. */
+const ADD_BUCKETS = `INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo ON CONFLICT DO NOTHING`;
+
 /**
  * How the shared batch queries are written for PostgreSQL: the per-record table holds hashes of
  * record ids with a bitmap of batches per bucket, and the lateral subquery (OFFSET 0 keeps the
@@ -109,9 +112,7 @@ async function indexInBulk(pool: pg.Pool, bounds: CatchUpBounds): Promise<{ n: n
        todo AS (UPDATE access_log_batches b SET indexed = true FROM pick WHERE b.project = pick.project AND b.id = pick.id AND NOT b.indexed
          RETURNING b.project, b.id, b.records),
        added AS (${ADD_PAIRS('todo, jsonb_array_elements_text(todo.records::jsonb) r', 'todo.project', 'todo.id', 'r.value')}),
-       buckets AS (
-         INSERT INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM todo
-         ON CONFLICT DO NOTHING)
+       buckets AS (${ADD_BUCKETS})
        SELECT (SELECT count(*) FROM todo) AS n, (SELECT count(*) FROM pick) AS picked`,
       [bounds.batches, bounds.recordBytes],
     ),
@@ -138,9 +139,7 @@ async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFail
           client.query<{ n: string }>(
             `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE project = $1 AND id = $2 AND NOT indexed RETURNING project, id),
              added AS (${ADD_PAIRS('todo, unnest($3::text[]) r', 'todo.project', 'todo.id', 'r')}),
-             buckets AS (
-               INSERT INTO access_log_buckets (project, bucket) SELECT project, id / ${BATCHES_PER_BUCKET} FROM todo
-               ON CONFLICT DO NOTHING)
+             buckets AS (${ADD_BUCKETS})
              SELECT count(*) AS n FROM todo`,
             [b.project, b.id, batchRecordIds(b.records)],
           ),
