@@ -19,17 +19,31 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   prune: async () => (await import('./prune-command.js')).pruneCommand(),
 };
 
+// Commands that free many blocks of megabytes run with malloc's mmap threshold fixed (malloc-threshold.ts).
+const FIXED_MMAP_THRESHOLD = new Set(['import']);
+
 const program = new Command('compliance-read')
   .description('Customer Compliance Read Service: import, serve and manage compliance records')
   .showHelpAfterError()
   .exitOverride();
 
-// A named command loads alone; anything else (help, a typo, no command) needs every command's description.
-const named = Object.hasOwn(COMMANDS, process.argv[2] ?? '') ? [process.argv[2]!] : Object.keys(COMMANDS);
-for (const name of named) program.addCommand(await COMMANDS[name]!());
+async function run(): Promise<void> {
+  const command = process.argv[2] ?? '';
+  if (FIXED_MMAP_THRESHOLD.has(command)) {
+    const { needsFixedThreshold, runWithFixedThreshold } = await import('./malloc-threshold.js');
+    if (needsFixedThreshold()) {
+      process.exitCode = await runWithFixedThreshold();
+      return;
+    }
+  }
+  // A named command loads alone; anything else (help, a typo, no command) needs every command's description.
+  const named = Object.hasOwn(COMMANDS, command) ? [command] : Object.keys(COMMANDS);
+  for (const name of named) program.addCommand(await COMMANDS[name]!());
+  await program.parseAsync(process.argv);
+}
 
 try {
-  await program.parseAsync(process.argv);
+  await run();
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode;
