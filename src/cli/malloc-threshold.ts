@@ -15,7 +15,8 @@ export const MMAP_THRESHOLD_BYTES = 128 * 1024;
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-function onGlibc(): boolean {
+/** Whether this process runs on Linux with glibc (the C library whose threshold this is). */
+export function onGlibc(): boolean {
   if (process.platform !== 'linux') return false;
   const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header;
   return header?.glibcVersionRuntime !== undefined;

@@ -13,6 +13,7 @@ import { alertLine } from '../support/records.js';
 import { postgresBinDir, startThrowawayPostgres, type ThrowawayPostgres } from '../support/throwaway-postgres.js';
 import { createApiKey } from '../../src/store/api-keys.js';
 import { startService, type Service } from '../../src/app/service.js';
+import { until } from '../support/until.js';
 
 const bin = postgresBinDir();
 // In CI missing PostgreSQL binaries must fail the run rather than pass silently.
@@ -30,14 +31,6 @@ interface Sample {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 describe.runIf(runIt)('PostgreSQL outage', () => {
   let pg: ThrowawayPostgres;
@@ -93,7 +86,7 @@ describe.runIf(runIt)('PostgreSQL outage', () => {
     const stopCalled = performance.now();
     await pg.crash();
     const stopped = performance.now();
-    await until(() => samples.some((s) => s.status === 503), 10_000, 'a 503 after the crash');
+    await until('a 503 after the crash', () => samples.some((s) => s.status === 503), 10_000, 20);
     const first503 = Math.min(...samples.filter((s) => s.status === 503).map((s) => s.end));
     expect(await readyz()).toEqual({ status: 503, body: { message: expect.any(String), code: 'unavailable', issues: [] } });
     await sleep(2000);
@@ -102,7 +95,7 @@ describe.runIf(runIt)('PostgreSQL outage', () => {
     await pg.start();
     const started = performance.now();
     expect(samples.filter((s) => s.start > stopped && s.end < startCalled).every((s) => s.status === 503)).toBe(true);
-    await until(() => samples.some((s) => s.start > startCalled && s.status === 200), 15_000, 'a 200 after the restart');
+    await until('a 200 after the restart', () => samples.some((s) => s.start > startCalled && s.status === 200), 15_000, 20);
     const first200 = Math.min(...samples.filter((s) => s.start > startCalled && s.status === 200).map((s) => s.end));
     await sleep(1000);
     running = false;

@@ -7,14 +7,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MMAP_THRESHOLD_BYTES, MMAP_THRESHOLD_ENV, needsFixedThreshold } from '../../src/cli/malloc-threshold.js';
+import { MMAP_THRESHOLD_BYTES, MMAP_THRESHOLD_ENV, needsFixedThreshold, onGlibc } from '../../src/cli/malloc-threshold.js';
 import { companyLine } from '../support/records.js';
+import { until } from '../support/until.js';
 
 const CLI = ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'crs-malloc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const glibc = process.platform === 'linux' && (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime !== undefined;
+const glibc = onGlibc();
 
 /** Pids whose parent is `pid`, from /proc. */
 function childrenOf(pid: number): number[] {
@@ -45,15 +46,6 @@ function environOf(pid: number): string[] {
   return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
 }
 
-async function until<T>(what: string, probe: () => T | undefined, tries = 300): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 describe('the import command and malloc', () => {
   it('an environment that sets the threshold is used as is', () => {
     expect(needsFixedThreshold({ [MMAP_THRESHOLD_ENV]: '65536' })).toBe(false);
@@ -68,11 +60,12 @@ describe('the import command and malloc', () => {
     const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => cmd.once('exit', (code, signal) => resolve([code, signal])));
     // Standard input stays open: the import waits on it in the child.
     cmd.stdin.write(`${companyLine('proj-a', '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b')}\n`);
-    const child = await until('the import child', () => childrenOf(cmd.pid!).find((pid) => environOf(pid).includes(`${MMAP_THRESHOLD_ENV}=${MMAP_THRESHOLD_BYTES}`)));
+    let child: number | undefined;
+    await until('the import child', () => (child = childrenOf(cmd.pid!).find((pid) => environOf(pid).includes(`${MMAP_THRESHOLD_ENV}=${MMAP_THRESHOLD_BYTES}`))) !== undefined, 30_000, 100);
     expect(environOf(cmd.pid!).some((v) => v.startsWith(`${MMAP_THRESHOLD_ENV}=`))).toBe(false);
     cmd.kill('SIGTERM');
     expect(await exited, stderr).toEqual([null, 'SIGTERM']);
-    await until('the child to end', () => (existsSync(`/proc/${child}`) ? undefined : true));
+    await until('the child to end', () => !existsSync(`/proc/${child}`), 30_000, 100);
   }, 60_000);
 
   it.runIf(glibc)('the child reads standard input', async () => {

@@ -15,6 +15,7 @@ import { createApiKey } from '../../src/store/api-keys.js';
 import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
 import { buildServer } from '../../src/http/server.js';
 import { closeGracefully } from '../../src/http/shutdown.js';
+import { until } from '../support/until.js';
 
 const ALERT = 'aa5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const LINE = alertLine('proj-a', ALERT, '0b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'e1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b');
@@ -66,14 +67,6 @@ function tryConnect(port: number): Promise<string> {
   });
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('graceful shutdown', () => {
   it('lets 20 requests in flight finish with 200 while refusing new connections', async () => {
     const slow = slowAlerts(500);
@@ -81,7 +74,7 @@ describe('graceful shutdown', () => {
     const inFlight = Array.from({ length: 20 }, () =>
       fetch(`${url}/v1/alerts/${ALERT}`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as { id?: string } })),
     );
-    await until(() => slow.started() === 20, 10_000);
+    await until('20 requests started', () => slow.started() === 20, 10_000, 10);
 
     const closed = closeGracefully(app, 10_000);
     expect(await tryConnect(port)).toBe('ECONNREFUSED');
@@ -96,7 +89,7 @@ describe('graceful shutdown', () => {
     const slow = slowAlerts(300);
     const { app, url } = await serve(slow.store);
     const request = fetch(`${url}/v1/alerts/${ALERT}`, { headers: { authorization: `Bearer ${key}` } });
-    await until(() => slow.started() === 1, 10_000);
+    await until('a request started', () => slow.started() === 1, 10_000, 10);
     const started = Date.now();
     await closeGracefully(app, 10_000);
     expect((await request).status).toBe(200);
@@ -111,7 +104,7 @@ describe('graceful shutdown', () => {
       (r) => r.status,
       (err: Error) => err.name,
     );
-    await until(() => slow.started() === 1, 10_000);
+    await until('a request started', () => slow.started() === 1, 10_000, 10);
     const started = Date.now();
     await closeGracefully(app, 200);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -140,7 +133,7 @@ describe('serve command', () => {
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     await new Promise((r) => setTimeout(r, 300));
     svc.child.kill('SIGTERM');
-    await until(() => svc.output().includes('shutting down'), 10_000);
+    await until('the shutdown line', () => svc.output().includes('shutting down'), 10_000, 10);
     await new Promise((r) => setTimeout(r, 300));
     expect(svc.child.exitCode).toBeNull(); // still draining: the request in flight holds it
     svc.child.kill('SIGTERM');

@@ -16,6 +16,7 @@ import { freePort } from '../support/cli-process.js';
 import { seeded, versionedEnvelopes, versionProblems } from '../support/ingest-records.js';
 import { createTestStream, type TestStream } from '../support/nats-stream.js';
 import { openTestStore, type TestStore } from '../support/store-harness.js';
+import { until } from '../support/until.js';
 
 const CLI = ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts')];
 const RECORDS = Number(process.env.CRS_INGEST_RECORDS ?? 5000);
@@ -59,13 +60,6 @@ function startConsumer(extra: Record<string, string> = {}): Consumer {
   return { child, output: () => out, exited };
 }
 
-async function until(what: string, ok: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 
 describe('consume from JetStream', () => {
