@@ -2,15 +2,21 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServiceBuild } from './build-service.js';
+import { descendantsOf, residentTogetherKb } from './process-tree.js';
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
   wallMs: number;
-  /** Peak resident set size of the node process in MB (VmHWM), when it could be read. */
+  /** Peak resident set size of the command's largest process in MB (VmHWM), when it could be read. */
   peakRssMb: number | undefined;
+  /** Peak of the command's processes together (a child it starts too), sampled: their private pages and the shared ones once (process-tree.ts); with `measure` on Linux. */
+  peakTogetherMb: number | undefined;
 }
+
+// Reading every process's smaps_rollup walks its page tables: a few times a second is enough for a peak held for seconds.
+const TOGETHER_EVERY_MS = 250;
 
 const TIME = '/usr/bin/time';
 
@@ -39,14 +45,24 @@ export function runCli(build: ServiceBuild, args: string[], opts: { cwd: string;
   });
   let polledKb: number | undefined;
   const poll = opts.measure === true && !useTime ? setInterval(() => (polledKb = readHwmKb(child.pid!) ?? polledKb), 100) : undefined;
+  let togetherKb: number | undefined;
+  // Under GNU time the command's processes are its descendants; time itself is left out.
+  const together =
+    opts.measure === true && process.platform === 'linux'
+      ? setInterval(() => {
+          const kb = residentTogetherKb(useTime ? descendantsOf(child.pid!) : [child.pid!, ...descendantsOf(child.pid!)]);
+          togetherKb = Math.max(togetherKb ?? 0, kb);
+        }, TOGETHER_EVERY_MS)
+      : undefined;
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => {
       if (poll) clearInterval(poll);
+      if (together) clearInterval(together);
       const wallMs = performance.now() - started;
       const timed = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
       const kb = timed ? Number(timed[1]) : polledKb;
-      resolve({ code, stdout, stderr, wallMs, peakRssMb: kb === undefined ? undefined : kb / 1024 });
+      resolve({ code, stdout, stderr, wallMs, peakRssMb: kb === undefined ? undefined : kb / 1024, peakTogetherMb: togetherKb === undefined ? undefined : togetherKb / 1024 });
     });
   });
 }

@@ -9,7 +9,10 @@ export interface ImportResult {
   rejected: number;
   seconds: number;
   recordsPerSecond: number;
+  /** The import's peak memory: its largest process's RSS or its processes' resident memory together, whichever is more. */
   peakRssMb: number | undefined;
+  largestProcessMb: number | undefined;
+  togetherMb: number | undefined;
 }
 
 /** Runs `import FILE --json` and reports records/s over the whole process lifetime. */
@@ -28,7 +31,11 @@ export async function importDataset(build: ServiceBuild, store: BenchStore, file
   if (r.code !== 0 || !last.startsWith('{')) throw new Error(`import into ${store.kind} failed (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
   const summary = JSON.parse(last) as { read: number; stored: number; rejected: number };
   const seconds = r.wallMs / 1000;
-  return { records: summary.read, stored: summary.stored, rejected: summary.rejected, seconds, recordsPerSecond: summary.read / seconds, peakRssMb: r.peakRssMb };
+  return { records: summary.read, stored: summary.stored, rejected: summary.rejected, seconds, recordsPerSecond: summary.read / seconds, peakRssMb: maxOf(r.peakRssMb, r.peakTogetherMb), largestProcessMb: r.peakRssMb, togetherMb: r.peakTogetherMb };
+}
+
+function maxOf(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
 }
 
 /** Creates a key per project (`keys create` prints it as its last line). */

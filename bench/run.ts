@@ -83,7 +83,7 @@ try {
     log(`${kind}: importing ${m.records.toLocaleString('en')} records`);
     const imp = await importDataset(build, store, dataset.file);
     imports.set(kind, imp);
-    log(`${kind}: imported ${imp.stored} in ${imp.seconds.toFixed(1)} s (${Math.round(imp.recordsPerSecond)} records/s, peak RSS ${imp.peakRssMb?.toFixed(0) ?? '?'} MB, ${imp.rejected} rejected)`);
+    log(`${kind}: imported ${imp.stored} in ${imp.seconds.toFixed(1)} s (${Math.round(imp.recordsPerSecond)} records/s, peak ${imp.peakRssMb?.toFixed(0) ?? '?'} MB: largest process ${imp.largestProcessMb?.toFixed(0) ?? '?'} MB RSS, processes together ${imp.togetherMb?.toFixed(0) ?? '?'} MB, ${imp.rejected} rejected)`);
     // Pages the kernel still holds from this import would otherwise be written back during the
     // next store's import and charged to it.
     const synced = performance.now();

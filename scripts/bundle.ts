@@ -33,7 +33,7 @@ export const UNBUNDLED = ['better-sqlite3', 'pg-native', 'piscina', '@fastify/sw
  * every caller's code and every worker sit in dist/cli.
  */
 const WORKERS: Record<string, string> = {
-  'import-thread-worker': 'src/ingest/import-thread-worker.ts',
+  'import-process-child': 'src/ingest/import-process-child.ts',
   'prepare-worker': 'src/ingest/prepare-worker.ts',
   'read-thread-worker': 'src/store/sqlite/read-thread-worker.ts',
   'access-log-index-worker': 'src/store/sqlite/access-log-index-worker.ts',

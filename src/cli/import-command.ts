@@ -1,7 +1,7 @@
 /** `compliance-read import FILE...`: validated NDJSON import. */
 import { Command } from 'commander';
 import { ImportStopped, type ImportSummary } from '../ingest/import-summary.js';
-import { importOnThread } from '../ingest/import-thread.js';
+import { importInProcess } from '../ingest/import-process.js';
 import { defaultWorkers } from '../ingest/default-workers.js';
 import { progressReporter } from './progress.js';
 import { withDbOption } from './store-option.js';
@@ -34,7 +34,7 @@ export function importCommand(): Command {
           workers: Number(opts.workers),
         },
       };
-      const summary: ImportSummary = await importOnThread(job, progress.onProgress).catch((err: unknown) => {
+      const summary: ImportSummary = await importInProcess(job, progress.onProgress).catch((err: unknown) => {
         progress.done();
         if (err instanceof ImportStopped) {
           stopped = err;

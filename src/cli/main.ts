@@ -19,9 +19,6 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   prune: async () => (await import('./prune-command.js')).pruneCommand(),
 };
 
-// Commands that free many blocks of megabytes run with malloc's mmap threshold fixed (malloc-threshold.ts).
-const FIXED_MMAP_THRESHOLD = new Set(['import']);
-
 const program = new Command('compliance-read')
   .description('Customer Compliance Read Service: import, serve and manage compliance records')
   .showHelpAfterError()
@@ -29,13 +26,6 @@ const program = new Command('compliance-read')
 
 async function run(): Promise<void> {
   const command = process.argv[2] ?? '';
-  if (FIXED_MMAP_THRESHOLD.has(command)) {
-    const { needsFixedThreshold, runWithFixedThreshold } = await import('./malloc-threshold.js');
-    if (needsFixedThreshold()) {
-      process.exitCode = await runWithFixedThreshold();
-      return;
-    }
-  }
   // A named command loads alone; anything else (help, a typo, no command) needs every command's description.
   const named = Object.hasOwn(COMMANDS, command) ? [command] : Object.keys(COMMANDS);
   for (const name of named) program.addCommand(await COMMANDS[name]!());

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seeded } from '../support/ingest-records.js';
+import { liveInGroup } from '../support/processes.js';
 import { companyHistoryLines } from '../support/records.js';
 import { dumpSqliteStore, integrityOf, isSubsetOf } from '../support/sqlite-dump.js';
+import { until } from '../support/until.js';
 
 const CLI = ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts')];
 const dir = mkdtempSync(join(tmpdir(), 'crs-resume-'));
@@ -56,7 +58,8 @@ describe('an import killed part-way', () => {
     const killed = join(dir, 'killed.db');
     const seen: number[] = [];
     for (let k = 0; k < KILLS; k++) {
-      const child = spawn(process.execPath, [...CLI, 'import', '--db', killed, input], { stdio: 'ignore' });
+      // A group of its own, so that the kill reaches the command's import process at the same instant.
+      const child = spawn(process.execPath, [...CLI, 'import', '--db', killed, input], { stdio: 'ignore', detached: true });
       const exited = new Promise((r) => child.once('exit', r));
       // A third of the kills land at a random moment of start-up (opening, migrating, the first
       // batch); the rest once a random share of the executions still missing has committed.
@@ -68,8 +71,9 @@ describe('an import killed part-way', () => {
         const deadline = Date.now() + 60_000;
         while (Date.now() < deadline && child.exitCode === null && committed(killed) < target) await new Promise((r) => setTimeout(r, 20));
       }
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
       await exited;
+      await until('every process of the import to end', () => liveInGroup(child.pid!).length === 0, 30_000, 20);
       seen.push(committed(killed));
       if (!existsSync(killed) || committed(killed) === 0) continue;
       expect(integrityOf(killed), `after kill ${k + 1} (seed ${seed})`).toBe('ok');
