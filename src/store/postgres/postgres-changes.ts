@@ -70,44 +70,53 @@ export const CHANGES_PAGE: pg.QueryConfig = {
     ORDER BY c.xid, c.seq LIMIT $4`,
 };
 
-/** The stamps statement reading its `since` values from `from`. */
-const stampsFrom = (from: string): string => `SELECT s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE COALESCE(
+/**
+ * Change stamps of several projects in one statement, one row per (project, since) pair ('' for
+ * no since): the statement's snapshot, and whether the project has an entry written by a
+ * transaction that `since` did not see (running then, or begun later) and that has committed
+ * since. An update rewrites its entry's xid, so every committed change of the project shows here;
+ * the scans are index ranges of changes_feed, however old the oldest running transaction. Every
+ * comparison is an end of an index range (the project's max(xid); for each running xid, the first
+ * entry's xid from it on), a shape no statistics turn into a scan: as IN (SELECT ...) the planner
+ * hashed the running xids, and as = ANY it read the whole table once its statistics said most
+ * entries are the project's, a scan per stamp for a probe that finds nothing. A hot standby's
+ * snapshot lists no running xids (pg_current_snapshot shows only the primary's own), so a
+ * snapshot without any counts every entry from its xmin on as unseen: exact on a primary, where
+ * such a snapshot has xmin = xmax, and at worst a page read again on a replica.
+ *
+ * The pairs are a VALUES list of scalar parameters, not arrays: PostgreSQL prices an array's
+ * generic plan for ten elements and so planned every execution again; a VALUES list of a fixed
+ * length it plans once. So there is a statement per length in STAMP_SLOTS, the pairs padded to the
+ * next one by repeating the last.
+ */
+function stampsOf(slots: number): pg.QueryConfig {
+  const pairs = Array.from({ length: slots }, (_, i) => `($${2 * i + 1}::text, $${2 * i + 2}::text)`).join(', ');
+  return {
+    name: `ccr_change_stamps_${slots}`,
+    text: `SELECT s.project AS p, s.since AS k, pg_current_snapshot()::text AS stamp, CASE WHEN s.since = '' THEN false ELSE COALESCE(
       t.top >= pg_snapshot_xmax(s.since::pg_snapshot)
       OR EXISTS (SELECT 1 FROM pg_snapshot_xip(s.since::pg_snapshot) r(xid)
-        WHERE (SELECT min(c.xid) FROM changes c WHERE c.project = $1 AND c.xid >= r.xid) = r.xid)
+        WHERE (SELECT min(c.xid) FROM changes c WHERE c.project = s.project AND c.xid >= r.xid) = r.xid)
       OR (NOT EXISTS (SELECT pg_snapshot_xip(s.since::pg_snapshot)) AND t.top >= pg_snapshot_xmin(s.since::pg_snapshot)),
       false) END AS changed
-    FROM ${from}, (SELECT max(c.xid) AS top FROM changes c WHERE c.project = $1) t`;
+    FROM (VALUES ${pairs}) AS s(project, since)
+      CROSS JOIN LATERAL (SELECT max(c.xid) AS top FROM changes c WHERE c.project = s.project) t`,
+  };
+}
 
-/**
- * Change stamps of one project, one per `since` asked in this turn ('' for none): the statement's
- * snapshot, and whether the project has an entry written by a transaction that `since` did not see
- * (running then, or begun later) and that has committed since. An update rewrites its entry's xid,
- * so every committed change of the project shows here; the scans are index ranges of
- * changes_feed, however old the oldest running transaction. Every comparison is an end of an
- * index range (the project's max(xid); for each running xid, the first entry's xid from it on), a
- * shape no statistics turn into a scan: as IN (SELECT ...) the planner hashed the running xids,
- * and as = ANY it read the whole table once its statistics said most entries are the project's,
- * a scan per stamp for a probe that finds nothing. A hot standby's snapshot lists no
- * running xids (pg_current_snapshot shows only the primary's own), so a snapshot without any
- * counts every entry from its xmin on as unseen: exact on a primary, where such a snapshot has
- * xmin = xmax, and at worst a page read again on a replica.
- */
-export const CHANGE_STAMPS: BatchedStatement = {
-  operation: 'changeStamp',
-  name: 'ccr_change_stamps',
-  text: stampsFrom('unnest($2::text[]) AS s(since)'),
-};
+/** The lengths of the stamps statements: a turn asking more pairs than the last runs several. */
+export const STAMP_SLOTS = [1, 2, 4, 8, 16, 32] as const;
+const STAMPS = new Map(STAMP_SLOTS.map((n) => [n, stampsOf(n)]));
 
-/**
- * The same for a turn that asks one stamp (the usual case), its `since` a scalar: PostgreSQL prices
- * the array form's generic plan for ten stamps, so it planned every execution again; this one it
- * plans once.
- */
-export const CHANGE_STAMP: pg.QueryConfig = {
-  name: 'ccr_change_stamp',
-  text: stampsFrom('(SELECT $2::text AS since) AS s'),
-};
+/** The stamps statement for `pairs` (at most the last of STAMP_SLOTS), with its values padded to its length. */
+export function changeStampsQuery(pairs: ReadonlyArray<readonly [project: string, since: string]>): pg.QueryConfig {
+  const slots = STAMP_SLOTS.find((n) => n >= pairs.length)!;
+  const padded = [...pairs, ...Array.from({ length: slots - pairs.length }, () => pairs.at(-1)!)];
+  return { ...STAMPS.get(slots)!, values: padded.flat() };
+}
+
+/** How the batcher groups a turn's stamp checks: all projects together; the statements run are changeStampsQuery's. */
+export const CHANGE_STAMPS: BatchedStatement = { operation: 'changeStamp', name: 'ccr_change_stamps', text: '' };
 
 /** Whether anything servable follows a position. */
 export const CHANGES_AFTER: pg.QueryConfig = {

@@ -31,7 +31,7 @@ import { changeOf } from '../change-items.js';
 import { backfillChanges } from '../changes-backfill.js';
 import { ChangeWaiters } from '../change-waiters.js';
 import { ChangeListener } from './change-listener.js';
-import { CHANGE_STAMP, CHANGE_STAMPS, CHANGES_AFTER, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
+import { CHANGE_STAMPS, CHANGES_AFTER, changeStampsQuery, STAMP_SLOTS, CHANGES_PAGE, positionValues, postgresChangesBackfill, storedChange, writeChangesAndNotify, type ChangePageRow } from './postgres-changes.js';
 import { BODY_AS_TEXT, fieldsKey, perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { batchKeys, planBatch } from './batch-plan.js';
 import { readPrevState, writePlan } from './batch-sql.js';
@@ -94,6 +94,14 @@ function inFlightBound(pool: pg.Pool): number {
   return Math.max(1, Math.floor(pool.options.max / 2));
 }
 
+/** A stamp check's key in the batcher, which gathers a turn's checks of every project into one statement. */
+const stampKey = (project: string, since: string): string => `${project}\u0000${since}`;
+const pairOfStampKey = (key: string): [project: string, since: string] => {
+  const at = key.indexOf('\u0000');
+  return [key.slice(0, at), key.slice(at + 1)];
+};
+const unmarked = (since: string): string => (since.startsWith(PRIMARY_STAMP) ? '' : since);
+
 /** Namespace of the per-project write locks (the two-int advisory key space; migrations use the bigint one). */
 const WRITE_LOCK_CLASS = 0x43435257;
 
@@ -149,7 +157,7 @@ export class PostgresStore implements Store {
 
   private readonly reads: ReadBatcher<RecordBytes>;
   /**
-   * A turn's change stamp checks of a project go as one statement, as record reads do, on the
+   * A turn's change stamp checks, of every project, go as one statement (as record reads do per project), on the
    * server the pages are read from: a page read on a replica behind the stamp's server would be
    * kept as current while missing what the stamp had seen. A stamp the primary gave while the
    * replica was down may meet a page read on the replica once it is back, so it is marked and
@@ -166,19 +174,24 @@ export class PostgresStore implements Store {
     readPool?: pg.Pool,
   ) {
     this.readSide = new ReadSide(pool, readPool);
-    this.stamps = new ReadBatcher<ChangeStamp>(async (statement, project, sinces) => {
-      const asked = [...new Set(sinces.map((s) => (s.startsWith(PRIMARY_STAMP) ? '' : s)))];
-      const { value: r, fromPrimary } = await this.readSide.run(statement.operation, (p) =>
-        p.query<ChangeStamp & { k: string }>(
-          asked.length === 1 ? { ...CHANGE_STAMP, values: [project, asked[0]] } : { name: statement.name, text: statement.text, values: [project, asked] },
-        ),
+    this.stamps = new ReadBatcher<ChangeStamp>(async (_statement, _allProjects, keys) => {
+      const pairs = keys.map(pairOfStampKey);
+      // A marked stamp is asked as none: its answer is never current anyway.
+      const asked = [...new Map(pairs.map(([project, since]) => [stampKey(project, unmarked(since)), [project, unmarked(since)] as const])).values()];
+      const rows = new Map<string, ChangeStamp>();
+      const last = STAMP_SLOTS.at(-1)!;
+      await Promise.all(
+        Array.from({ length: Math.ceil(asked.length / last) }, async (_, i) => {
+          const { value: r, fromPrimary } = await this.readSide.run(CHANGE_STAMPS.operation, (p) =>
+            p.query<ChangeStamp & { p: string; k: string }>(changeStampsQuery(asked.slice(i * last, (i + 1) * last))),
+          );
+          for (const row of r.rows) rows.set(stampKey(row.p, row.k), { stamp: fromPrimary ? PRIMARY_STAMP + row.stamp : row.stamp, changed: row.changed });
+        }),
       );
-      const rows = new Map(r.rows.map((row) => [row.k, row]));
       return new Map(
-        sinces.map((since) => {
-          const marked = since.startsWith(PRIMARY_STAMP);
-          const row = rows.get(marked ? '' : since)!;
-          return [since, { stamp: fromPrimary ? PRIMARY_STAMP + row.stamp : row.stamp, changed: marked || row.changed }];
+        pairs.map(([project, since], i) => {
+          const row = rows.get(stampKey(project, unmarked(since)))!;
+          return [keys[i]!, { stamp: row.stamp, changed: since.startsWith(PRIMARY_STAMP) || row.changed }];
         }),
       );
     }, inFlightBound(readPool ?? pool));
@@ -275,7 +288,7 @@ export class PostgresStore implements Store {
   }
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
-    return (await this.stamps.get(CHANGE_STAMPS, project, since ?? ''))!;
+    return (await this.stamps.get(CHANGE_STAMPS, '', stampKey(project, since ?? '')))!;
   }
 
   private readonly epochs = new ChangeEpochs((project, since) => this.changeStamp(project, since));

@@ -1,16 +1,18 @@
 /**
  * PostgreSQL's change stamps compare a snapshot with the project's feed entries by index probes:
  * the transactions a stamp saw running are looked up one by one, never by reading every entry of
- * the project (a stamp taken while another transaction runs, as the access log's often do).
+ * the project (a stamp taken while another transaction runs, as the access log's often do). A
+ * turn's checks of several projects go as one statement, each answered for its own project.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANGE_STAMP, CHANGE_STAMPS } from '../../../src/store/postgres/postgres-changes.js';
+import { changeStampsQuery } from '../../../src/store/postgres/postgres-changes.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { throwawaySchema, type ThrowawaySchema } from '../../support/postgres-admin.js';
 import { postgresWanted } from '../../support/stores.js';
 import { alert } from '../../support/upserts.js';
 
 const P = 'stamped';
+const QUIET = 'quiet';
 const BATCHES = 12;
 
 describe.runIf(postgresWanted)('PostgreSQL change stamps', () => {
@@ -48,6 +50,26 @@ describe.runIf(postgresWanted)('PostgreSQL change stamps', () => {
     expect(together.map((s) => s.changed)).toEqual([true, false, false]);
   });
 
+  it("answers a turn's checks of several projects in one statement, each for its own project", async () => {
+    await store.writeBatch([alert(QUIET, 'quiet-1', '2024-01-01T00:00:00Z')]);
+    const before = await Promise.all([store.changeStamp(P), store.changeStamp(QUIET)]);
+    await store.writeBatch([alert(P, 'later', '2024-01-03T00:00:00Z')]);
+    const statements: string[] = [];
+    const query = store.pool.query.bind(store.pool);
+    store.pool.query = ((config: unknown, ...rest: unknown[]) => {
+      const name = (config as { name?: string }).name;
+      if (name?.startsWith('ccr_change_stamps')) statements.push(name);
+      return (query as (...a: unknown[]) => unknown)(config, ...rest);
+    }) as typeof store.pool.query;
+    try {
+      const after = await Promise.all([store.changeStamp(P, before[0]!.stamp), store.changeStamp(QUIET, before[1]!.stamp), store.changeStamp(QUIET, before[1]!.stamp)]);
+      expect(after.map((s) => s.changed)).toEqual([true, false, false]);
+      expect(statements).toEqual(['ccr_change_stamps_2']);
+    } finally {
+      store.pool.query = query;
+    }
+  });
+
   it('probes the index for each running transaction a stamp lists, never a scan of the entries, with the table analyzed', async () => {
     const first = xids[0]!;
     const last = xids.at(-1)!;
@@ -57,23 +79,22 @@ describe.runIf(postgresWanted)('PostgreSQL change stamps', () => {
     const client = await store.pool.connect();
     try {
       await client.query('ANALYZE changes');
-      // The statement of several stamps asked in a turn, and of one; custom and generic plans alike.
+      // The statements of one, two and four pairs (three padded); custom and generic plans alike.
       for (const mode of ['force_custom_plan', 'force_generic_plan']) {
         await client.query(`SET plan_cache_mode = ${mode}`);
         const lit = (v: string): string => client.escapeLiteral(v);
         // EXPLAIN EXECUTE takes no bound parameters: the arguments are written as literals.
-        for (const [name, text, args] of [
-          ['several', CHANGE_STAMPS.text, `${lit(P)}, ARRAY[${lit(since)}, '']`],
-          ['one', CHANGE_STAMP.text, `${lit(P)}, ${lit(since)}`],
-        ] as const) {
-          await client.query(`PREPARE probe_${name} AS ${text}`);
-          const r = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE probe_${name}(${args})`);
-          await client.query(`DEALLOCATE probe_${name}`);
+        for (const pairs of [[[P, since]], [[P, since], [QUIET, '']], [[P, since], [P, ''], [QUIET, since]]] as Array<Array<[string, string]>>) {
+          const q = changeStampsQuery(pairs);
+          const name = `${q.name}_${mode}`;
+          await client.query(`PREPARE ${name} AS ${q.text}`);
+          const r = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${name}(${(q.values as string[]).map((v) => lit(v)).join(', ')})`);
+          await client.query(`DEALLOCATE ${name}`);
           const plan = r.rows.map((row) => row['QUERY PLAN']).join('\n');
           // Each comparison is an end of an index range: max(xid) of the project, min(xid) from a running xid on.
-          expect(plan, `${mode}, ${name}`).toMatch(/Function Scan on pg_snapshot_xip[\s\S]*Index Only Scan using changes_feed[^\n]*\n[^\n]*Index Cond: [^\n]*xid >= r\.xid/);
-          expect(plan, `${mode}, ${name}`).toMatch(/Index Only Scan Backward using changes_feed/);
-          expect(plan, `${mode}, ${name}`).not.toMatch(/Seq Scan on changes|Hash|Bitmap Heap Scan/);
+          expect(plan, name).toMatch(/Function Scan on pg_snapshot_xip[\s\S]*Index Only Scan using changes_feed[^\n]*\n[^\n]*Index Cond: [^\n]*xid >= r\.xid/);
+          expect(plan, name).toMatch(/Index Only Scan Backward using changes_feed/);
+          expect(plan, name).not.toMatch(/Seq Scan on changes|Hash|Bitmap Heap Scan/);
         }
       }
     } finally {
