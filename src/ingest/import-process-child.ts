@@ -6,7 +6,7 @@ import { ImportStopped } from './import-summary.js';
 
 let reported = false;
 const post = (m: ImportProcessMessage): void => {
-  process.send!(m);
+  if (process.connected) process.send!(m);
 };
 
 // The command's process is gone (killed outright): stop, as the command itself would have. Each
@@ -35,6 +35,9 @@ process.once('message', (job: ChildImport) => {
     .then((outcome) => {
       reported = true;
       // Disconnected once sent, so the channel keeps the process alive no longer.
-      process.send!(outcome, undefined, {}, () => process.disconnect());
+      if (!process.connected) return;
+      process.send!(outcome, undefined, {}, () => {
+        if (process.connected) process.disconnect();
+      });
     });
 });
