@@ -1,6 +1,6 @@
 /**
- * The command line loads only the module of the command it runs: an import's own thread holds
- * none of the server's libraries, no validator and no store driver (they live on its import thread).
+ * The command line loads only the module of the command it runs: an import's command process holds
+ * none of the server's libraries, no validator and no store driver (they live in the import's process).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
