@@ -24,16 +24,12 @@ const program = new Command('compliance-read')
   .showHelpAfterError()
   .exitOverride();
 
-async function run(): Promise<void> {
-  const command = process.argv[2] ?? '';
-  // A named command loads alone; anything else (help, a typo, no command) needs every command's description.
-  const named = Object.hasOwn(COMMANDS, command) ? [command] : Object.keys(COMMANDS);
-  for (const name of named) program.addCommand(await COMMANDS[name]!());
-  await program.parseAsync(process.argv);
-}
+// A named command loads alone; anything else (help, a typo, no command) needs every command's description.
+const named = Object.hasOwn(COMMANDS, process.argv[2] ?? '') ? [process.argv[2]!] : Object.keys(COMMANDS);
+for (const name of named) program.addCommand(await COMMANDS[name]!());
 
 try {
-  await run();
+  await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode;
