@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServiceBuild } from './build-service.js';
-import { descendantsOf, residentTogetherKb } from './process-tree.js';
+import { descendantsOf } from '../test/support/processes.js';
+import { residentTogetherKb } from './process-tree.js';
 
 export interface CliResult {
   code: number | null;

@@ -1,39 +1,10 @@
 /**
- * Memory of a process and its descendants together, read from /proc: each one's private pages, and
- * the shared ones (Node's binary, the bundle) once, as many as the process holding the most of them.
- * PSS would divide shared pages among every process on the machine that maps them, unrelated ones too.
+ * Memory of processes together (a command and its descendants, test/support/processes.ts), read
+ * from /proc: each one's private pages, and the shared ones (Node's binary, the bundle) once, as
+ * many as the process holding the most of them. PSS would divide shared pages among every process
+ * on the machine that maps them, unrelated ones too.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-
-/** Parent pid of each running process. */
-function parents(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      out.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-/** Pids below `root` (children, their children, ...), without `root`. */
-export function descendantsOf(root: number): number[] {
-  const byParent = new Map<number, number[]>();
-  for (const [pid, ppid] of parents()) byParent.set(ppid, [...(byParent.get(ppid) ?? []), pid]);
-  const out: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of byParent.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child);
-    }
-  }
-  return out;
-}
+import { readFileSync } from 'node:fs';
 
 /** A process's resident pages in kB, private and shared; zeros once it is gone. */
 function residentKb(pid: number): { private: number; shared: number } {

@@ -1,4 +1,4 @@
-/** Processes seen through /proc: children of a process, and the live members of a process group. */
+/** Processes seen through /proc: children and descendants of a process, and the live members of a process group. */
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Each process's pid with the fields after its command name (state, ppid, pgrp, ...). */
@@ -22,6 +22,24 @@ export function childrenOf(pid: number): number[] {
   return statFields()
     .filter(([, f]) => Number(f[1]) === pid)
     .map(([p]) => p);
+}
+
+/** Pids below `root` (children, their children, ...), without `root`, from one reading of /proc. */
+export function descendantsOf(root: number): number[] {
+  const byParent = new Map<number, number[]>();
+  for (const [pid, f] of statFields()) {
+    const ppid = Number(f[1]);
+    byParent.set(ppid, [...(byParent.get(ppid) ?? []), pid]);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of byParent.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
 }
 
 /** Pids of the process group `pgid` that still run (not zombies). */
