@@ -23,8 +23,11 @@ parentPort!.on('message', (batch: ReadBatch) => {
   const blobs: Uint8Array[] = [];
   const outcomes = batch.reads.map((read): ReadOutcome => {
     try {
-      const value: unknown = statement(read.sql).get(...read.params);
-      if (value !== undefined) for (const v of Object.values(value as object)) if (v instanceof Uint8Array) blobs.push(v);
+      const s = statement(read.sql);
+      const value: unknown = read.all === true ? s.all(...read.params) : s.get(...read.params);
+      for (const row of read.all === true ? (value as object[]) : value === undefined ? [] : [value as object]) {
+        for (const v of Object.values(row)) if (v instanceof Uint8Array) blobs.push(v);
+      }
       return { ok: true, value };
     } catch (err) {
       const e = err as { message?: string; code?: string };

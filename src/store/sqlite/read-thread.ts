@@ -1,5 +1,6 @@
 /**
- * Single-record reads of a serving SQLite store on a worker thread with its own read-only connection.
+ * Reads of a serving SQLite store on a worker thread with its own read-only connection: single
+ * records, and (on a thread of their own) company searches, whose ranking can take a long time.
  *
  * The service has one JavaScript thread, and under load it is what saturates; a SQLite lookup on
  * it costs that thread several times what it costs alone (measured in bench/README.md). Here the
@@ -14,10 +15,11 @@ import { asBuffer } from '../../threads/owned-bytes.js';
 /** How a connection that serves reads maps the file and caches pages: the serving connection's and the read thread's. */
 export const SERVING_READ_PRAGMAS = ['mmap_size = 2147418112', 'cache_size = -65536'] as const;
 
-/** One statement of a batch, answered with its first row. */
+/** One statement of a batch, answered with its first row, or with every row when `all`. */
 export interface ReadRequest {
   sql: string;
   params: unknown[];
+  all?: boolean;
 }
 
 /** The reads of one event-loop turn. */
@@ -73,15 +75,24 @@ export class SqliteReadThread {
 
   /** The first row of `sql`, or undefined. */
   get(sql: string, params: unknown[]): Promise<unknown> {
+    return this.ask({ sql, params });
+  }
+
+  /** Every row of `sql`. */
+  all(sql: string, params: unknown[]): Promise<unknown[]> {
+    return this.ask({ sql, params, all: true }) as Promise<unknown[]>;
+  }
+
+  private ask(read: ReadRequest): Promise<unknown> {
     if (this.broken !== undefined) return Promise.reject(this.broken);
     return new Promise((resolve, reject) => {
       // Requests parsed in the same turn share one message each way, and many clients asking for the
       // same record in it share one copy of its bytes (a burst for one large record holds it once).
       if (this.queued.size === 0) setImmediate(() => this.flush());
-      const key = `${sql}\0${JSON.stringify(params)}`;
+      const key = `${read.all === true ? 'all' : 'get'}\0${read.sql}\0${JSON.stringify(read.params)}`;
       const same = this.queued.get(key);
       if (same !== undefined) same.waiters.push({ resolve, reject });
-      else this.queued.set(key, { sql, params, waiters: [{ resolve, reject }] });
+      else this.queued.set(key, { ...read, waiters: [{ resolve, reject }] });
     });
   }
 
@@ -96,7 +107,7 @@ export class SqliteReadThread {
     const id = this.nextId++;
     if (this.sent.size === 0) this.worker.ref();
     this.sent.set(id, reads.map((r) => r.waiters));
-    this.worker.postMessage({ id, reads: reads.map(({ sql, params }) => ({ sql, params })) } satisfies ReadBatch);
+    this.worker.postMessage({ id, reads: reads.map(({ sql, params, all }) => ({ sql, params, all })) } satisfies ReadBatch);
   }
 
   private settle(answer: ReadAnswer): void {
@@ -105,7 +116,10 @@ export class SqliteReadThread {
     if (this.sent.size === 0) this.worker.unref();
     if (waiters === undefined) return;
     answer.outcomes.forEach((o, i) => {
-      if (o.ok) {
+      if (o.ok && Array.isArray(o.value)) {
+        const rows = o.value.map(asBuffers) as object[];
+        for (const w of waiters[i]!) w.resolve(rows.map((row) => ({ ...row })));
+      } else if (o.ok) {
         const row = asBuffers(o.value);
         // Each waiter gets its own row object; the bytes in it are shared (nothing writes to them).
         for (const w of waiters[i]!) w.resolve(row !== null && typeof row === 'object' ? { ...row } : row);

@@ -206,6 +206,8 @@ export class SqliteStore implements Store {
 
   /** Record reads go to a thread of their own (see read-thread.ts); started on the first read. */
   private readThread: SqliteReadThread | undefined;
+  /** Searches go to another: ranking a broad one's matches holds its thread for as long as it takes. */
+  private searchThread: SqliteReadThread | undefined;
   private readonly useReadThread: boolean;
 
   constructor(
@@ -243,6 +245,13 @@ export class SqliteStore implements Store {
     if (!this.useReadThread) return undefined;
     this.readThread ??= new SqliteReadThread(this.db.name);
     return this.readThread.usable ? this.readThread : undefined;
+  }
+
+  /** The search thread while it works; undefined when searches run on this connection. */
+  private searches(): SqliteReadThread | undefined {
+    if (!this.useReadThread) return undefined;
+    this.searchThread ??= new SqliteReadThread(this.db.name);
+    return this.searchThread.usable ? this.searchThread : undefined;
   }
 
   /** One record by its key: on the read thread when there is one; failures translated as on this connection. */
@@ -307,7 +316,19 @@ export class SqliteStore implements Store {
   ): Promise<StoredCompany[]> {
     const q = companyPageQuery(SQLITE_COMPANIES, project, filter, after, limit, fields);
     if (q === undefined) return [];
-    // On this connection, like execution pages (a page is many rows to move between threads).
+    // A search ranks every match, which for a broad one takes long enough to stall every other
+    // answer on this connection: it goes to the search thread and this one keeps serving.
+    const thread = filter.q === undefined ? undefined : this.searches();
+    if (thread !== undefined) {
+      let rows: unknown[];
+      try {
+        rows = await thread.all(q.sql, q.params);
+      } catch (err) {
+        throw sqliteStoreError(err, 'listCompanies');
+      }
+      return (rows as CompanyPageRow[]).map(companyPageRow);
+    }
+    // A list page stays on this connection, like execution pages (a page is many rows to move between threads).
     return guardedSync('listCompanies', () => (this.stmt(q.sql).all(...q.params) as CompanyPageRow[]).map(companyPageRow));
   }
 
@@ -627,6 +648,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     this.changeWaiters.wakeAll();
     await this.readThread?.close();
+    await this.searchThread?.close();
     await this.logIndexer?.close();
     this.db.close();
   }

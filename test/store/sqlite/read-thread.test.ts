@@ -9,6 +9,8 @@ import { fieldsFor } from '../../../src/wire/render.js';
 import { damageSqliteFile } from '../../support/damaged-sqlite.js';
 import { StoreUnavailableError } from '../../../src/store/store-errors.js';
 import { alert, customer, newProject } from '../../support/upserts.js';
+import { importLines } from '../../support/changes-feed.js';
+import { companySpecLine, numberedId } from '../../support/companies.js';
 import { SqliteReadThread } from '../../../src/store/sqlite/read-thread.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
@@ -34,7 +36,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('record reads on the SQLite read thread', () => {
+describe('record reads and searches on the SQLite read threads', () => {
   it('gives the same rows, blobs as Buffers, as the serving connection reads', async () => {
     const file = tempFile();
     const threaded = await open(file, true);
@@ -101,6 +103,62 @@ describe('record reads on the SQLite read thread', () => {
     await expect(threaded.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(threaded.getAlert(p, 'a1', GZIP)).rejects.toThrow(/getAlert failed: the SQLite file is damaged \(SQLITE_CORRUPT\)/);
     await expect(direct.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('gives the same search pages on the search thread as the serving connection, cursor and filters included', async () => {
+    const file = tempFile();
+    const threaded = await open(file, true);
+    const direct = await open(file, false);
+    const p = newProject();
+    const names = ['Acme Exchange Ltd', 'Acme Capital', 'Société Acme', 'Northwind Acme Trading', 'Other Holdings'];
+    const lines = Array.from({ length: 60 }, (_, i) =>
+      companySpecLine({ id: numberedId(i), project: p, name: `${names[i % names.length]} ${i}`, registrationNumber: `HRB ${i}-7`, status: i % 2 === 0 ? 'Active' : 'Dormant' }),
+    );
+    await importLines(threaded, lines);
+    for (const filter of [{ order: 'desc' as const, q: 'acme' }, { order: 'desc' as const, q: 'acme', statuses: ['Active'] }, { order: 'desc' as const, q: 'hrb 12' }, { order: 'desc' as const, q: 'zzz' }]) {
+      for (const fields of [IDENTITY, GZIP]) {
+        const first = await threaded.listCompanies(p, filter, undefined, 7, fields);
+        expect(first).toEqual(await direct.listCompanies(p, filter, undefined, 7, fields));
+        const last = first.at(-1);
+        if (last === undefined) continue;
+        const after = { sortKey: last.sortKey, key: last.key };
+        expect(await threaded.listCompanies(p, filter, after, 7, fields)).toEqual(await direct.listCompanies(p, filter, after, 7, fields));
+      }
+    }
+    const page = await threaded.listCompanies(p, { order: 'desc', q: 'acme' }, undefined, 100, IDENTITY);
+    expect(page).toHaveLength(48);
+    expect(Buffer.isBuffer(page[0]!.body)).toBe(true);
+  });
+
+  it('searches on the serving connection again once the search thread has stopped, and on a damaged file answers unavailable', async () => {
+    const file = tempFile();
+    const store = await open(file, true);
+    const p = newProject();
+    await importLines(store, [companySpecLine({ id: numberedId(1), project: p, name: 'Kept Company' })]);
+    expect(await store.listCompanies(p, { order: 'desc', q: 'kept' }, undefined, 10, IDENTITY)).toHaveLength(1);
+    await (store as unknown as { searchThread: SqliteReadThread }).searchThread.close();
+    expect(await store.listCompanies(p, { order: 'desc', q: 'kept' }, undefined, 10, IDENTITY)).toHaveLength(1);
+    const other = await open(join(dir, 'other.db'), true);
+    await importLines(other, [companySpecLine({ id: numberedId(1), project: p, name: 'Kept Company' })]);
+    expect(await other.listCompanies(p, { order: 'desc', q: 'kept' }, undefined, 10, IDENTITY)).toHaveLength(1);
+    damageSqliteFile(join(dir, 'other.db'));
+    await expect(other.listCompanies(p, { order: 'desc', q: 'company' }, undefined, 10, IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('answers every row of a statement with all, blobs as Buffers', async () => {
+    const file = tempFile();
+    await open(file, false); // creates and migrates the file
+    const thread = new SqliteReadThread(file);
+    try {
+      const [a, b] = await Promise.all([thread.all("SELECT 1 AS n, x'0102' AS b UNION ALL SELECT 2, x'03'", []), thread.all("SELECT 1 AS n, x'0102' AS b UNION ALL SELECT 2, x'03'", [])]);
+      expect(a).toEqual([{ n: 1, b: Buffer.from([1, 2]) }, { n: 2, b: Buffer.from([3]) }]);
+      expect(Buffer.isBuffer((a![0] as { b: unknown }).b)).toBe(true);
+      expect(a).not.toBe(b);
+      expect(await thread.all('SELECT 1 WHERE 0', [])).toEqual([]);
+      expect(await thread.get("SELECT 1 AS n UNION ALL SELECT 2", [])).toEqual({ n: 1 });
+    } finally {
+      await thread.close();
+    }
   });
 
   it('keeps a process alive while a read is in flight, and lets it exit once idle', async () => {

@@ -1,0 +1,158 @@
+/**
+ * Reads by id while one client searches: wrk reads companies by id at --connections, alone and then
+ * while one client runs broad searches back to back, each a page not asked before (so the page
+ * cache cannot answer it and the store ranks every match). Prints, per store and build, the reads'
+ * answers per second and p50/p99, and how many searches finished and their median and p99.
+ * `node --import tsx bench/search-stall.ts [--stores sqlite,postgres] [--companies N] [--seconds S]
+ * [--reps N] [--connections N] [--service-root DIR ...]` (each --service-root a checkout measured too,
+ * in rotation with this one).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureServiceBuild, type ServiceBuild } from './build-service.js';
+import { runCli } from './cli-runner.js';
+import { createKeys } from './import-store.js';
+import { ensureWrk, runLoad, type LoadResult } from './load.js';
+import type { StoreKind } from './options.js';
+import type { RequestSpec } from './scenarios.js';
+import { startService } from './service-process.js';
+import { createStore, settleStore, type BenchStore } from './stores.js';
+import { generateDemo } from '../src/demo/index.js';
+
+const { values } = parseArgs({
+  options: {
+    stores: { type: 'string', default: 'sqlite,postgres' },
+    companies: { type: 'string', default: '40000' },
+    seconds: { type: 'string', default: '8' },
+    reps: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    'service-root': { type: 'string', multiple: true, default: [] },
+    'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const STORES = values.stores.split(',') as StoreKind[];
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const PROJECT = 'proj-acme-exchange';
+// Prefixes of most names and identifiers: each search ranks a large share of the project's companies.
+const BROAD = ['a', 'e', 's', 'acme', 'ltd'];
+
+/** Percentile `p` (0..100) of sorted values. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** GET with a key; resolves to the status and body. */
+function get(url: string, key: string): Promise<{ status: number; body: string; link: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, link: [res.headers.link ?? []].flat()[0] }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Up to `n` company ids of the project, from its list pages. */
+async function companyIds(base: string, key: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  let url: string | undefined = `${base}/v1/companies?limit=200`;
+  while (url !== undefined && ids.length < n) {
+    const r = await get(url, key);
+    if (r.status !== 200) throw new Error(`company list answered ${r.status}`);
+    for (const c of JSON.parse(r.body) as { id: string }[]) ids.push(c.id);
+    const next = r.link === undefined ? undefined : /<([^>]+)>/.exec(r.link)?.[1];
+    url = next === undefined ? undefined : new URL(next, url).href;
+  }
+  return ids.slice(0, n);
+}
+
+/** Broad searches one after another until `until`; each asks a page size not asked before. */
+async function searcher(base: string, key: string, until: number, first: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = first; Date.now() < until; i++) {
+    const q = BROAD[i % BROAD.length]!;
+    // A bound far past every company's updatedAt: the same matches, a page key not asked before.
+    const second = Math.floor(i / BROAD.length) % 3600;
+    const to = `2099-12-31T23:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}Z`;
+    const started = performance.now();
+    const r = await get(`${base}/v1/companies?q=${q}&updatedTo=${to}`, key);
+    if (r.status !== 200) throw new Error(`search answered ${r.status}: ${r.body.slice(0, 200)}`);
+    latencies.push(performance.now() - started);
+  }
+  return latencies;
+}
+
+interface Row {
+  store: StoreKind;
+  build: string;
+  mode: 'alone' | 'searching';
+  load: LoadResult;
+  searches: number[];
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cacheDir = join(root, 'bench', '.cache');
+const runDir = join(cacheDir, `search-stall-${process.pid}`);
+mkdirSync(runDir, { recursive: true, mode: 0o700 });
+ensureWrk((l) => process.stderr.write(`${l}\n`));
+const builds: { name: string; build: ServiceBuild }[] = [{ name: 'this', build: await ensureServiceBuild(root, cacheDir) }];
+for (const [i, r] of values['service-root'].entries()) builds.push({ name: `root${i + 1}`, build: await ensureServiceBuild(r, cacheDir) });
+const file = join(runDir, 'data.ndjson');
+const lines = generateDemo({ seed: 11, projects: [PROJECT], companies: Number(values.companies), individuals: 0, alerts: 0, executionsPerCustomer: 0, heavyCustomerExecutions: 0, extraFields: false });
+writeFileSync(file, `${[...lines].join('\n')}\n`, { mode: 0o600 });
+const rows: Row[] = [];
+let searchCount = 0;
+try {
+  for (const kind of STORES) {
+    const store: BenchStore = await createStore(kind, runDir, values['pg-url']);
+    try {
+      const imported = await runCli(builds[0]!.build, ['import', file, '--db', store.url], { cwd: store.cwd });
+      if (imported.code !== 0) throw new Error(`import into ${kind} failed:\n${imported.stderr}`);
+      await settleStore(store);
+      const key = (await createKeys(builds[0]!.build, store, [PROJECT])).get(PROJECT)!;
+      for (let rep = 0; rep < Number(values.reps); rep++) {
+        for (const { name, build } of builds) {
+          const service = await startService(build, store, { path: `/v1/companies?limit=1`, key });
+          try {
+            const ids = await companyIds(service.base, key, 2000);
+            const reads: RequestSpec[] = ids.map((id) => ({ path: `/v1/companies/${id}`, headers: { authorization: `Bearer ${key}` } }));
+            const gen = { threads: 1, dir: runDir };
+            // A warm-up of both kinds of request before anything is measured.
+            await runLoad(gen, service.base, reads, CONNECTIONS, 2, 200);
+            await searcher(service.base, key, Date.now() + 2000, 10_000 * (rep + 1));
+            for (const mode of ['alone', 'searching'] as const) {
+              const until = Date.now() + SECONDS * 1000;
+              const searching = mode === 'searching' ? searcher(service.base, key, until, searchCount) : Promise.resolve([]);
+              const load = await runLoad(gen, service.base, reads, CONNECTIONS, SECONDS, 200);
+              const searches = await searching;
+              searchCount += searches.length;
+              rows.push({ store: kind, build: name, mode, load, searches });
+              process.stderr.write(`${kind} ${name} ${mode}: ${load.rps.toFixed(0)} reads/s, p99 ${load.p99.toFixed(2)} ms, ${searches.length} searches\n`);
+            }
+          } finally {
+            await service.stop();
+          }
+        }
+      }
+    } finally {
+      await store.drop();
+    }
+  }
+} finally {
+  rmSync(runDir, { recursive: true, force: true });
+}
+const builtOf = new Map(builds.map((b) => [b.name, b.build.hash.slice(0, 8)]));
+process.stdout.write('store     build             mode       reads/s  p50 ms  p99 ms  searches  search p50 ms  search p99 ms\n');
+for (const r of rows) {
+  const s = [...r.searches].sort((a, b) => a - b);
+  process.stdout.write(
+    `${r.store.padEnd(8)}  ${`${r.build} ${builtOf.get(r.build)}`.padEnd(16)}  ${r.mode.padEnd(9)}  ${r.load.rps.toFixed(0).padStart(7)}  ${r.load.p50.toFixed(2).padStart(6)}  ${r.load.p99.toFixed(2).padStart(6)}  ${String(s.length).padStart(8)}  ${(s.length === 0 ? '-' : percentile(s, 50).toFixed(1)).padStart(13)}  ${(s.length === 0 ? '-' : percentile(s, 99).toFixed(1)).padStart(13)}\n`,
+  );
+}
