@@ -1,10 +1,10 @@
 /**
- * Reads by id while one client searches: wrk reads companies by id at --connections, alone and then
- * while one client runs broad searches back to back, each a page not asked before (so the page
+ * Reads by id while clients search: wrk reads companies by id at --connections, alone and then
+ * while --searchers clients (1) each run broad searches back to back, each a page not asked before (so the page
  * cache cannot answer it and the store ranks every match). Prints, per store and build, the reads'
  * answers per second and p50/p99, and how many searches finished and their median and p99.
  * `node --import tsx bench/search-stall.ts [--stores sqlite,postgres] [--companies N] [--seconds S]
- * [--reps N] [--connections N] [--service-root DIR ...]` (each --service-root a checkout measured too,
+ * [--reps N] [--connections N] [--searchers N] [--service-root DIR ...]` (each --service-root a checkout measured too,
  * in rotation with this one).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     reps: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
+    searchers: { type: 'string', default: '1' },
     'service-root': { type: 'string', multiple: true, default: [] },
     'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
@@ -36,6 +37,7 @@ const { values } = parseArgs({
 const STORES = values.stores.split(',') as StoreKind[];
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
+const SEARCHERS = Number(values.searchers);
 const PROJECT = 'proj-acme-exchange';
 // Prefixes of most names and identifiers: each search ranks a large share of the project's companies.
 const BROAD = ['a', 'e', 's', 'acme', 'ltd'];
@@ -79,8 +81,9 @@ async function searcher(base: string, key: string, until: number, first: number)
   for (let i = first; Date.now() < until; i++) {
     const q = BROAD[i % BROAD.length]!;
     // A bound far past every company's updatedAt: the same matches, a page key not asked before.
-    const second = Math.floor(i / BROAD.length) % 3600;
-    const to = `2099-12-31T23:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}Z`;
+    const second = Math.floor(i / BROAD.length) % 86_400;
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const to = `2099-12-31T${two(Math.floor(second / 3600))}:${two(Math.floor(second / 60) % 60)}:${two(second % 60)}Z`;
     const started = performance.now();
     const r = await get(`${base}/v1/companies?q=${q}&updatedTo=${to}`, key);
     if (r.status !== 200) throw new Error(`search answered ${r.status}: ${r.body.slice(0, 200)}`);
@@ -126,12 +129,13 @@ try {
             const gen = { threads: 1, dir: runDir };
             // A warm-up of both kinds of request before anything is measured.
             await runLoad(gen, service.base, reads, CONNECTIONS, 2, 200);
-            await searcher(service.base, key, Date.now() + 2000, 10_000 * (rep + 1));
+            await searcher(service.base, key, Date.now() + 2000, 400_000 + 1_000 * rep);
             for (const mode of ['alone', 'searching'] as const) {
               const until = Date.now() + SECONDS * 1000;
-              const searching = mode === 'searching' ? searcher(service.base, key, until, searchCount) : Promise.resolve([]);
+              // Each searcher starts far from the others: none asks a page another has asked.
+              const searching = Array.from({ length: mode === 'searching' ? SEARCHERS : 0 }, (_, k) => searcher(service.base, key, until, searchCount + k * 50_000));
               const load = await runLoad(gen, service.base, reads, CONNECTIONS, SECONDS, 200);
-              const searches = await searching;
+              const searches = (await Promise.all(searching)).flat();
               searchCount += searches.length;
               rows.push({ store: kind, build: name, mode, load, searches });
               process.stderr.write(`${kind} ${name} ${mode}: ${load.rps.toFixed(0)} reads/s, p99 ${load.p99.toFixed(2)} ms, ${searches.length} searches\n`);

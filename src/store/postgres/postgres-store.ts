@@ -1,5 +1,6 @@
 /** The server store: PostgreSQL through a pg pool, shared by any number of service replicas. */
 import { createHash } from 'node:crypto';
+import pLimit, { type LimitFunction } from 'p-limit';
 import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
 import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
@@ -94,6 +95,14 @@ function inFlightBound(pool: pg.Pool): number {
   return Math.max(1, Math.floor(pool.options.max / 2));
 }
 
+/**
+ * Most searches running at once: a quarter of the pool. Ranking a broad search's matches holds a
+ * connection as long as it takes, and a burst of them must leave connections for reads by id and pages.
+ */
+function searchBound(pool: pg.Pool): number {
+  return Math.max(1, Math.floor(pool.options.max / 4));
+}
+
 /** A stamp check's key in the batcher, which gathers a turn's checks of every project into one statement. */
 const stampKey = (project: string, since: string): string => `${project}\u0000${since}`;
 const pairOfStampKey = (key: string): [project: string, since: string] => {
@@ -168,12 +177,15 @@ export class PostgresStore implements Store {
   private readonly changeWaiters: ChangeWaiters;
   /** Reads by id, pages, counts, search and the feed: the replica when there is one. */
   private readonly readSide: ReadSide;
+  /** Searches wait here for one of their few connections (see searchBound). */
+  private readonly searches: LimitFunction;
 
   constructor(
     readonly pool: pg.Pool,
     readPool?: pg.Pool,
   ) {
     this.readSide = new ReadSide(pool, readPool);
+    this.searches = pLimit(searchBound(readPool ?? pool));
     this.stamps = new ReadBatcher<ChangeStamp>(async (_statement, _allProjects, keys) => {
       const pairs = keys.map(pairOfStampKey);
       // A marked stamp is asked as none: its answer is never current anyway.
@@ -262,7 +274,8 @@ export class PostgresStore implements Store {
   ): Promise<StoredCompany[]> {
     const q = companyPageQuery(POSTGRES_COMPANIES, project, filter, after, limit, fields);
     if (q === undefined) return [];
-    const r = await this.readSide.value('listCompanies', (p) => p.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const read = () => this.readSide.value('listCompanies', (p) => p.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = filter.q === undefined ? await read() : await this.searches(read);
     return r.rows.map(companyPageRow);
   }
 
