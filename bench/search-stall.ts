@@ -1,13 +1,14 @@
 /**
  * Reads by id while clients search: wrk reads companies by id at --connections, alone and then
  * while --searchers clients (1) each run broad searches back to back, each a page not asked before (so the page
- * cache cannot answer it and the store ranks every match). Prints, per store and build, the reads'
+ * cache cannot answer it and the store ranks every match); with --kind filter, pages of a country no
+ * company has instead (each walks the project's range of the page index). Prints, per store and build, the reads'
  * answers per second and p50/p99, and how many searches finished and their median and p99.
  * `node --import tsx bench/search-stall.ts [--stores sqlite,postgres] [--companies N] [--seconds S]
- * [--reps N] [--connections N] [--searchers N] [--service-root DIR ...]` (each --service-root a checkout measured too,
+ * [--reps N] [--connections N] [--searchers N] [--kind search|filter] [--service-root DIR ...]` (each --service-root a checkout measured too,
  * in rotation with this one).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     searchers: { type: 'string', default: '1' },
+    kind: { type: 'string', default: 'search' },
     'service-root': { type: 'string', multiple: true, default: [] },
     'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
@@ -38,6 +40,9 @@ const STORES = values.stores.split(',') as StoreKind[];
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const SEARCHERS = Number(values.searchers);
+if (values.kind !== 'search' && values.kind !== 'filter') throw new Error(`--kind is search or filter, got ${values.kind}`);
+// A filter no company matches: the page walks the project's whole range of the page index.
+const FILTER = values.kind === 'filter';
 const PROJECT = 'proj-acme-exchange';
 // Prefixes of most names and identifiers: each search ranks a large share of the project's companies.
 const BROAD = ['a', 'e', 's', 'acme', 'ltd'];
@@ -85,7 +90,7 @@ async function searcher(base: string, key: string, until: number, first: number)
     const two = (n: number): string => String(n).padStart(2, '0');
     const to = `2099-12-31T${two(Math.floor(second / 3600))}:${two(Math.floor(second / 60) % 60)}:${two(second % 60)}Z`;
     const started = performance.now();
-    const r = await get(`${base}/v1/companies?q=${q}&updatedTo=${to}`, key);
+    const r = await get(`${base}/v1/companies?${FILTER ? 'country=ATA' : `q=${q}`}&updatedTo=${to}`, key);
     if (r.status !== 200) throw new Error(`search answered ${r.status}: ${r.body.slice(0, 200)}`);
     latencies.push(performance.now() - started);
   }
@@ -109,7 +114,10 @@ const builds: { name: string; build: ServiceBuild }[] = [{ name: 'this', build: 
 for (const [i, r] of values['service-root'].entries()) builds.push({ name: `root${i + 1}`, build: await ensureServiceBuild(r, cacheDir) });
 const file = join(runDir, 'data.ndjson');
 const lines = generateDemo({ seed: 11, projects: [PROJECT], companies: Number(values.companies), individuals: 0, alerts: 0, executionsPerCustomer: 0, heavyCustomerExecutions: 0, extraFields: false });
-writeFileSync(file, `${[...lines].join('\n')}\n`, { mode: 0o600 });
+// Line by line: a large set does not fit in one string.
+const fd = openSync(file, 'w', 0o600);
+for (const line of lines) writeSync(fd, `${line}\n`);
+closeSync(fd);
 const rows: Row[] = [];
 let searchCount = 0;
 try {

@@ -24,8 +24,10 @@ export function alertPageQuery(
   dialect: AlertPageDialect,
   fields: ReadFields = ALL_FIELDS,
 ): PageQuery {
-  const { where, key, params, p } = alertWhere(project, filter, dialect);
+  const { where, key, params, p, checked } = alertWhere(project, filter, dialect);
   const sort = filter.sort === 'createdAt' ? 'a.created_key' : 'a.updated_key';
+  // A bound on the other date is checked entry by entry too.
+  const otherBound = filter.sort === 'createdAt' ? filter.updatedFrom ?? filter.updatedTo : filter.createdFrom ?? filter.createdTo;
   key.unshift(filter.sort === 'createdAt' ? 'c' : 'u', filter.order === 'desc' ? 'd' : 'a', fieldsKey(fields));
   if (after !== undefined) {
     const cmp = filter.order === 'desc' ? '<' : '>';
@@ -36,7 +38,7 @@ export function alertPageQuery(
   const sql =
     `SELECT a.alert_key, ${sort} AS sort_key, ${selectFields(fields, 'a', dialect.bodyAs, SUMMARY_COLUMNS)} FROM alerts a ` +
     `WHERE ${where.join(' AND ')} ORDER BY ${sort} ${dir}, a.alert_key ${dir} LIMIT ${p(limit)}`;
-  return { statementKey: key.join(''), sql, params };
+  return { statementKey: key.join(''), sql, params, scans: checked || otherBound !== undefined };
 }
 
 /** The WHERE terms of an alert filter, their parameters, and a statement key naming their shape. */
@@ -44,7 +46,7 @@ function alertWhere(
   project: string,
   filter: AlertCountFilter,
   dialect: AlertPageDialect,
-): { where: string[]; key: string[]; params: unknown[]; p: (value: unknown) => string } {
+): { where: string[]; key: string[]; params: unknown[]; p: (value: unknown) => string; checked: boolean } {
   const params: unknown[] = [];
   const p = (value: unknown): string => {
     params.push(value);
@@ -52,10 +54,13 @@ function alertWhere(
   };
   const where = [`a.project = ${p(project)}`];
   const key: string[] = [];
+  // Every term but the customer and the dates is checked per index entry.
+  let checked = false;
   const set = (column: string, name: string, values: readonly string[] | undefined): void => {
     if (values === undefined || values.length === 0) return;
     where.push(`a.${column} IN (${values.map((v) => p(v)).join(', ')})`);
     key.push(`${name}${values.length}`);
+    checked = true;
   };
   if (filter.customerKey !== undefined) {
     where.push(`a.customer_key = ${p(filter.customerKey)}`);
@@ -68,13 +73,16 @@ function alertWhere(
   if (filter.assignedTo === null) {
     where.push('a.assigned_to IS NULL');
     key.push('n');
+    checked = true;
   } else if (filter.assignedTo !== undefined) {
     where.push(`a.assigned_to = ${p(filter.assignedTo)}`);
     key.push('w');
+    checked = true;
   }
   if (filter.seen !== undefined) {
     where.push(`a.seen = ${p(dialect.bool(filter.seen))}`);
     key.push('e');
+    checked = true;
   }
   const bound = (column: string, cmp: string, value: string | undefined, name: string): void => {
     if (value === undefined) return;
@@ -85,7 +93,7 @@ function alertWhere(
   bound('created_key', '<', filter.createdTo, 'ct');
   bound('updated_key', '>=', filter.updatedFrom, 'uf');
   bound('updated_key', '<', filter.updatedTo, 'ut');
-  return { where, key, params, p };
+  return { where, key, params, p, checked };
 }
 
 /**
@@ -95,7 +103,8 @@ function alertWhere(
 export function alertCountQuery(project: string, filter: AlertCountFilter, dialect: AlertPageDialect): PageQuery {
   const { where, key, params } = alertWhere(project, filter, dialect);
   const sql = `SELECT a.status AS status, COUNT(*) AS n FROM alerts a WHERE ${where.join(' AND ')} GROUP BY a.status`;
-  return { statementKey: `n${key.join('')}`, sql, params };
+  // Counting reads every matching entry of the range, whatever the filter.
+  return { statementKey: `n${key.join('')}`, sql, params, scans: true };
 }
 
 /** A row of the count query as the drivers return it (PostgreSQL's count is a bigint, read as text). */

@@ -119,7 +119,8 @@ export function companyPageQuery(
     const sql =
       `SELECT c.sort_key AS position, ${select} FROM ${from} WHERE ${where.join(' AND ')} ` +
       `ORDER BY c.sort_key ${dir}, c.customer_key ${dir} LIMIT ${p(limit)}`;
-    return { statementKey: key.join(':'), sql, params };
+    const checked = [filter.statuses, filter.onboardingLevels, filter.riskScores, filter.countries].some((v) => v !== undefined && v.length > 0);
+    return { statementKey: key.join(':'), sql, params, scans: checked };
   }
   // Relevance is computed per match, so the matches are ranked in a subquery and paged outside it;
   // only the page's rows are then read whole (a broad search matches thousands).
@@ -134,7 +135,7 @@ export function companyPageQuery(
     // CROSS JOIN: SQLite then reads the page first and each row by key, never the project's range.
     `SELECT page.position, ${select} FROM page CROSS JOIN companies c WHERE c.project = ${p(project)} AND c.customer_key = page.customer_key ` +
     'ORDER BY page.position, page.customer_key';
-  return { statementKey: key.join(':'), sql, params };
+  return { statementKey: key.join(':'), sql, params, scans: true };
 }
 
 /** A row of the page query as the drivers return it. */

@@ -10,6 +10,12 @@ export interface PageQuery {
   statementKey: string;
   sql: string;
   params: unknown[];
+  /**
+   * Whether the rows may lie far apart in the index read: a condition checked entry by entry (a
+   * filter on a column the index is not ordered by), or every match ranked (a search). Its cost is
+   * then not bounded by the page size, and a few matches in a large project cost a walk of all of it.
+   */
+  scans: boolean;
 }
 
 /**
@@ -66,7 +72,8 @@ export function executionPageQuery(
   const sql =
     `SELECT e.execution_id, e.sort_key, ${selectFields(fields, 'e', bodyAs)} FROM ${from} ` +
     `WHERE ${where.join(' AND ')} ORDER BY ${scan}.sort_key ${dir}, ${scan}.execution_id ${dir} LIMIT ${p(limit)}`;
-  return { statementKey: key.join(':'), sql, params };
+  const scans = (filter.statuses !== undefined && filter.statuses.length > 0) || filter.objectType !== undefined;
+  return { statementKey: key.join(':'), sql, params, scans };
 }
 
 /** A row of the page query as the drivers return it. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pg from 'pg';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
-import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
+import { executionPageQuery, pageRow, type PageQuery, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
 import { alertCountQuery, alertCountsOfRows, alertPageQuery, alertPageRow, POSTGRES_ALERT_PAGE, type AlertCountRow, type AlertPageRow } from '../alert-page-sql.js';
 import type {
@@ -96,10 +96,11 @@ function inFlightBound(pool: pg.Pool): number {
 }
 
 /**
- * Most searches running at once: a quarter of the pool. Ranking a broad search's matches holds a
- * connection as long as it takes, and a burst of them must leave connections for reads by id and pages.
+ * Most scanning pages (searches, filters checked entry by entry, counts: see PageQuery.scans)
+ * running at once: a quarter of the pool. Ranking a broad search's matches holds a connection as
+ * long as it takes, and a burst of them must leave connections for reads by id and other pages.
  */
-function searchBound(pool: pg.Pool): number {
+function scanBound(pool: pg.Pool): number {
   return Math.max(1, Math.floor(pool.options.max / 4));
 }
 
@@ -177,15 +178,15 @@ export class PostgresStore implements Store {
   private readonly changeWaiters: ChangeWaiters;
   /** Reads by id, pages, counts, search and the feed: the replica when there is one. */
   private readonly readSide: ReadSide;
-  /** Searches wait here for one of their few connections (see searchBound). */
-  private readonly searches: LimitFunction;
+  /** Scanning pages wait here for one of their few connections (see scanBound). */
+  private readonly scans: LimitFunction;
 
   constructor(
     readonly pool: pg.Pool,
     readPool?: pg.Pool,
   ) {
     this.readSide = new ReadSide(pool, readPool);
-    this.searches = pLimit(searchBound(readPool ?? pool));
+    this.scans = pLimit(scanBound(readPool ?? pool));
     this.stamps = new ReadBatcher<ChangeStamp>(async (_statement, _allProjects, keys) => {
       const pairs = keys.map(pairOfStampKey);
       // A marked stamp is asked as none: its answer is never current anyway.
@@ -249,19 +250,25 @@ export class PostgresStore implements Store {
     fields: ReadFields = ALL_FIELDS,
   ): Promise<StoredExecution[]> {
     const q = executionPageQuery(project, customerKey, filter, after, limit, (n) => `$${n}`, fields, BODY_AS_TEXT);
-    const r = await this.readSide.value('listExecutions', (p) => p.query<PageRow>({ name: `ccr_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.page<PageRow>('listExecutions', `ccr_page_${q.statementKey}`, q);
     return r.rows.map(pageRow);
+  }
+
+  /** A page's statement on the read side; one that scans waits for one of its few connections (see scanBound). */
+  private page<R extends pg.QueryResultRow>(operation: string, name: string, q: PageQuery): Promise<pg.QueryResult<R>> {
+    const read = () => this.readSide.value(operation, (p) => p.query<R>({ name, text: q.sql, values: q.params }));
+    return q.scans ? this.scans(read) : read();
   }
 
   async listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields: ReadFields = ALL_FIELDS): Promise<StoredAlertSummary[]> {
     const q = alertPageQuery(project, filter, after, limit, POSTGRES_ALERT_PAGE, fields);
-    const r = await this.readSide.value('listAlerts', (p) => p.query<AlertPageRow>({ name: `ccr_alert_page_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.page<AlertPageRow>('listAlerts', `ccr_alert_page_${q.statementKey}`, q);
     return r.rows.map(alertPageRow);
   }
 
   async countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>> {
     const q = alertCountQuery(project, filter, POSTGRES_ALERT_PAGE);
-    const r = await this.readSide.value('countAlerts', (p) => p.query<AlertCountRow>({ name: `ccr_alert_count_${q.statementKey}`, text: q.sql, values: q.params }));
+    const r = await this.page<AlertCountRow>('countAlerts', `ccr_alert_count_${q.statementKey}`, q);
     return alertCountsOfRows(r.rows);
   }
 
@@ -274,8 +281,7 @@ export class PostgresStore implements Store {
   ): Promise<StoredCompany[]> {
     const q = companyPageQuery(POSTGRES_COMPANIES, project, filter, after, limit, fields);
     if (q === undefined) return [];
-    const read = () => this.readSide.value('listCompanies', (p) => p.query<CompanyPageRow>({ name: `ccr_companies_page_${q.statementKey}`, text: q.sql, values: q.params }));
-    const r = filter.q === undefined ? await read() : await this.searches(read);
+    const r = await this.page<CompanyPageRow>('listCompanies', `ccr_companies_page_${q.statementKey}`, q);
     return r.rows.map(companyPageRow);
   }
 

@@ -4,7 +4,7 @@ import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { API_KEY_COLUMNS, apiKeyFromRow, apiKeyValues, type ApiKeyColumns } from '../api-key-columns.js';
-import { executionPageQuery, pageRow, type PageRow } from '../execution-page-sql.js';
+import { executionPageQuery, pageRow, type PageQuery, type PageRow } from '../execution-page-sql.js';
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
 import { perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { SERVING_READ_PRAGMAS, SqliteReadThread } from './read-thread.js';
@@ -206,8 +206,8 @@ export class SqliteStore implements Store {
 
   /** Record reads go to a thread of their own (see read-thread.ts); started on the first read. */
   private readThread: SqliteReadThread | undefined;
-  /** Searches go to another: ranking a broad one's matches holds its thread for as long as it takes. */
-  private searchThread: SqliteReadThread | undefined;
+  /** Pages that scan go to another (see pageRows): a broad search or a sparse filter holds it as long as it takes. */
+  private scanThread: SqliteReadThread | undefined;
   private readonly useReadThread: boolean;
 
   constructor(
@@ -247,11 +247,11 @@ export class SqliteStore implements Store {
     return this.readThread.usable ? this.readThread : undefined;
   }
 
-  /** The search thread while it works; undefined when searches run on this connection. */
-  private searches(): SqliteReadThread | undefined {
+  /** The scan thread while it works; undefined when scanning pages run on this connection. */
+  private scans(): SqliteReadThread | undefined {
     if (!this.useReadThread) return undefined;
-    this.searchThread ??= new SqliteReadThread(this.db.name);
-    return this.searchThread.usable ? this.searchThread : undefined;
+    this.scanThread ??= new SqliteReadThread(this.db.name);
+    return this.scanThread.usable ? this.scanThread : undefined;
   }
 
   /** One record by its key: on the read thread when there is one; failures translated as on this connection. */
@@ -291,20 +291,17 @@ export class SqliteStore implements Store {
     fields: ReadFields = ALL_FIELDS,
   ): Promise<StoredExecution[]> {
     const q = executionPageQuery(project, customerKey, filter, after, limit, () => '?', fields);
-    // Not on the read thread: moving a page's 51 rows between threads cost more than reading them here
-    // (570 -> 730 µs of CPU per page on the small set), while a single record read gains about half.
-    return guardedSync('listExecutions', () => (this.stmt(q.sql).all(...q.params) as PageRow[]).map(pageRow));
+    return ((await this.pageRows('listExecutions', q)) as PageRow[]).map(pageRow);
   }
 
   async listAlerts(project: string, filter: AlertFilter, after: AlertPosition | undefined, limit: number, fields: ReadFields = ALL_FIELDS): Promise<StoredAlertSummary[]> {
     const q = alertPageQuery(project, filter, after, limit, SQLITE_ALERT_PAGE, fields);
-    // On this connection, as execution pages are.
-    return guardedSync('listAlerts', () => (this.stmt(q.sql).all(...q.params) as AlertPageRow[]).map(alertPageRow));
+    return ((await this.pageRows('listAlerts', q)) as AlertPageRow[]).map(alertPageRow);
   }
 
   async countAlerts(project: string, filter: AlertCountFilter): Promise<Map<string, number>> {
     const q = alertCountQuery(project, filter, SQLITE_ALERT_PAGE);
-    return guardedSync('countAlerts', () => alertCountsOfRows(this.stmt(q.sql).all(...q.params) as AlertCountRow[]));
+    return alertCountsOfRows((await this.pageRows('countAlerts', q)) as AlertCountRow[]);
   }
 
   async listCompanies(
@@ -316,20 +313,23 @@ export class SqliteStore implements Store {
   ): Promise<StoredCompany[]> {
     const q = companyPageQuery(SQLITE_COMPANIES, project, filter, after, limit, fields);
     if (q === undefined) return [];
-    // A search ranks every match, which for a broad one takes long enough to stall every other
-    // answer on this connection: it goes to the search thread and this one keeps serving.
-    const thread = filter.q === undefined ? undefined : this.searches();
-    if (thread !== undefined) {
-      let rows: unknown[];
-      try {
-        rows = await thread.all(q.sql, q.params);
-      } catch (err) {
-        throw sqliteStoreError(err, 'listCompanies');
-      }
-      return (rows as CompanyPageRow[]).map(companyPageRow);
+    return ((await this.pageRows('listCompanies', q)) as CompanyPageRow[]).map(companyPageRow);
+  }
+
+  /**
+   * A page's rows. One that scans (a search, a filter checked entry by entry, a count) may walk a
+   * whole project, long enough to stall every other answer on this connection: it goes to the scan
+   * thread and this one keeps serving. Any other page is a bounded range and stays here: moving a
+   * page's rows between threads cost more than reading them (570 -> 730 µs of CPU per executions page).
+   */
+  private async pageRows(operation: string, q: PageQuery): Promise<unknown[]> {
+    const thread = q.scans ? this.scans() : undefined;
+    if (thread === undefined) return guardedSync(operation, () => this.stmt(q.sql).all(...q.params));
+    try {
+      return await thread.all(q.sql, q.params);
+    } catch (err) {
+      throw sqliteStoreError(err, operation);
     }
-    // A list page stays on this connection, like execution pages (a page is many rows to move between threads).
-    return guardedSync('listCompanies', () => (this.stmt(q.sql).all(...q.params) as CompanyPageRow[]).map(companyPageRow));
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
@@ -648,7 +648,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     this.changeWaiters.wakeAll();
     await this.readThread?.close();
-    await this.searchThread?.close();
+    await this.scanThread?.close();
     await this.logIndexer?.close();
     this.db.close();
   }

@@ -1,6 +1,6 @@
 /**
- * Searches hold at most a quarter of the PostgreSQL pool at once: a burst of slow searches leaves
- * connections for reads by id. The searches are held by a lock on the companies table, so how many
+ * Pages that scan (searches here) hold at most a quarter of the PostgreSQL pool at once: a burst of
+ * slow searches leaves connections for reads by id. The searches are held by a lock on the companies table, so how many
  * reached the server is read from pg_stat_activity, not timed.
  */
 import pg from 'pg';

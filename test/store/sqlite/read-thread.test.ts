@@ -8,7 +8,7 @@ import { ALL_FIELDS } from '../../../src/wire/record-bytes.js';
 import { fieldsFor } from '../../../src/wire/render.js';
 import { damageSqliteFile } from '../../support/damaged-sqlite.js';
 import { StoreUnavailableError } from '../../../src/store/store-errors.js';
-import { alert, customer, newProject } from '../../support/upserts.js';
+import { alert, customer, day, execution, newProject } from '../../support/upserts.js';
 import { importLines } from '../../support/changes-feed.js';
 import { companySpecLine, numberedId } from '../../support/companies.js';
 import { SqliteReadThread } from '../../../src/store/sqlite/read-thread.js';
@@ -105,7 +105,7 @@ describe('record reads and searches on the SQLite read threads', () => {
     await expect(direct.getCompany(p, 'c1', IDENTITY)).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
-  it('gives the same search pages on the search thread as the serving connection, cursor and filters included', async () => {
+  it('gives the same search pages on the scan thread as the serving connection, cursor and filters included', async () => {
     const file = tempFile();
     const threaded = await open(file, true);
     const direct = await open(file, false);
@@ -130,13 +130,45 @@ describe('record reads and searches on the SQLite read threads', () => {
     expect(Buffer.isBuffer(page[0]!.body)).toBe(true);
   });
 
-  it('searches on the serving connection again once the search thread has stopped, and on a damaged file answers unavailable', async () => {
+  it('reads pages that scan on the scan thread, with the serving connection\'s answers, and bounded pages on the serving connection', async () => {
+    const file = tempFile();
+    const threaded = await open(file, true);
+    const direct = await open(file, false);
+    const p = newProject();
+    const statuses = ['Open', 'Closed', 'Pending'];
+    await threaded.writeBatch([
+      ...Array.from({ length: 30 }, (_, i) => alert(p, `a${i}`, day(1 + (i % 9)), `n${i}`, { status: statuses[i % 3]!, seen: i % 2 === 0, customerKey: `c${i % 4}` })),
+      ...Array.from({ length: 30 }, (_, i) => execution(p, 'c1', `e${i}`, `${day(1 + (i % 9))}-${i}`, { status: i % 5 === 0 ? 'Failed' : 'Passed' })),
+    ]);
+    const scanThread = (): unknown => (threaded as unknown as { scanThread?: SqliteReadThread }).scanThread;
+    // Bounded ranges: nothing starts the scan thread.
+    expect(await threaded.listAlerts(p, { sort: 'updatedAt', order: 'desc', customerKey: 'c1' }, undefined, 5, IDENTITY)).toEqual(
+      await direct.listAlerts(p, { sort: 'updatedAt', order: 'desc', customerKey: 'c1' }, undefined, 5, IDENTITY),
+    );
+    expect(await threaded.listExecutions(p, 'c1', { order: 'asc' }, undefined, 5, GZIP)).toEqual(await direct.listExecutions(p, 'c1', { order: 'asc' }, undefined, 5, GZIP));
+    expect(await threaded.listCompanies(p, { order: 'desc' }, undefined, 5, IDENTITY)).toEqual([]);
+    expect(scanThread()).toBeUndefined();
+    const alerts = { sort: 'createdAt' as const, order: 'desc' as const, statuses: ['Closed', 'Pending'], seen: true };
+    const first = await threaded.listAlerts(p, alerts, undefined, 4, IDENTITY);
+    expect(scanThread()).toBeDefined();
+    expect(first).toEqual(await direct.listAlerts(p, alerts, undefined, 4, IDENTITY));
+    expect(first).toHaveLength(4);
+    const after = { sortKey: first.at(-1)!.sortKey, alertKey: first.at(-1)!.alertKey };
+    expect(await threaded.listAlerts(p, alerts, after, 4, GZIP)).toEqual(await direct.listAlerts(p, alerts, after, 4, GZIP));
+    expect(await threaded.countAlerts(p, { seen: true })).toEqual(await direct.countAlerts(p, { seen: true }));
+    expect([...(await threaded.countAlerts(p, {})).values()].reduce((a, b) => a + b, 0)).toBe(30);
+    const failed = await threaded.listExecutions(p, 'c1', { order: 'desc', statuses: ['Failed'] }, undefined, 50, IDENTITY);
+    expect(failed).toEqual(await direct.listExecutions(p, 'c1', { order: 'desc', statuses: ['Failed'] }, undefined, 50, IDENTITY));
+    expect(failed.map((e) => e.executionId).sort()).toEqual(['e0', 'e10', 'e15', 'e20', 'e25', 'e5']);
+  });
+
+  it('searches on the serving connection again once the scan thread has stopped, and on a damaged file answers unavailable', async () => {
     const file = tempFile();
     const store = await open(file, true);
     const p = newProject();
     await importLines(store, [companySpecLine({ id: numberedId(1), project: p, name: 'Kept Company' })]);
     expect(await store.listCompanies(p, { order: 'desc', q: 'kept' }, undefined, 10, IDENTITY)).toHaveLength(1);
-    await (store as unknown as { searchThread: SqliteReadThread }).searchThread.close();
+    await (store as unknown as { scanThread: SqliteReadThread }).scanThread.close();
     expect(await store.listCompanies(p, { order: 'desc', q: 'kept' }, undefined, 10, IDENTITY)).toHaveLength(1);
     const other = await open(join(dir, 'other.db'), true);
     await importLines(other, [companySpecLine({ id: numberedId(1), project: p, name: 'Kept Company' })]);
