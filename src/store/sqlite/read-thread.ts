@@ -1,6 +1,6 @@
 /**
  * Reads of a serving SQLite store on a worker thread with its own read-only connection: single
- * records, and (on a thread of their own) company searches, whose ranking can take a long time.
+ * records, and (on a thread of their own) pages that scan, which can take a long time.
  *
  * The service has one JavaScript thread, and under load it is what saturates; a SQLite lookup on
  * it costs that thread several times what it costs alone (measured in bench/README.md). Here the
