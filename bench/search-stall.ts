@@ -15,12 +15,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureServiceBuild, type ServiceBuild } from './build-service.js';
 import { runCli } from './cli-runner.js';
+import { nextLink } from './http-get.js';
 import { createKeys } from './import-store.js';
 import { ensureWrk, runLoad, type LoadResult } from './load.js';
 import type { StoreKind } from './options.js';
 import type { RequestSpec } from './scenarios.js';
 import { startService } from './service-process.js';
 import { createStore, settleStore, type BenchStore } from './stores.js';
+import { percentile } from './summary.js';
 import { generateDemo } from '../src/demo/index.js';
 
 const { values } = parseArgs({
@@ -47,20 +49,14 @@ const PROJECT = 'proj-acme-exchange';
 // Prefixes of most names and identifiers: each search ranks a large share of the project's companies.
 const BROAD = ['a', 'e', 's', 'acme', 'ltd'];
 
-/** Percentile `p` (0..100) of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** GET with a key; resolves to the status and body. */
-function get(url: string, key: string): Promise<{ status: number; body: string; link: string | undefined }> {
+/** GET with a key, over node's default agent (no cap on sockets: every searcher has its own); resolves to the status, headers and body. */
+function get(url: string, key: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' } }, (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, link: [res.headers.link ?? []].flat()[0] }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
       })
       .on('error', reject);
   });
@@ -74,13 +70,13 @@ async function companyIds(base: string, key: string, n: number): Promise<string[
     const r = await get(url, key);
     if (r.status !== 200) throw new Error(`company list answered ${r.status}`);
     for (const c of JSON.parse(r.body) as { id: string }[]) ids.push(c.id);
-    const next = r.link === undefined ? undefined : /<([^>]+)>/.exec(r.link)?.[1];
-    url = next === undefined ? undefined : new URL(next, url).href;
+    const next = nextLink(r.headers);
+    url = next === undefined ? undefined : `${base}${next}`;
   }
   return ids.slice(0, n);
 }
 
-/** Broad searches one after another until `until`; each asks a page size not asked before. */
+/** Searches (or filtered pages) one after another until `until`; each with an `updatedTo` not asked before. */
 async function searcher(base: string, key: string, until: number, first: number): Promise<number[]> {
   const latencies: number[] = [];
   for (let i = first; Date.now() < until; i++) {

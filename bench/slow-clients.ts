@@ -18,6 +18,7 @@ import { runCli } from './cli-runner.js';
 import { createKeys } from './import-store.js';
 import { freePort, startService } from './service-process.js';
 import { createStore } from './stores.js';
+import { percentile } from './summary.js';
 import { alertLine, companyLine } from '../test/support/records.js';
 import { SETTINGS } from '../src/config/settings.js';
 
@@ -78,12 +79,6 @@ function datasetLines(): string[] {
     transactionInfo: { currencyCode: 'BTC', amount: `${i}.5`, direction: i % 2 === 0 ? 'IN' : 'OUT' },
   }));
   return [companyLine(NORMAL_PROJECT, COMPANY, '6c1d3f1e-4b2e-4d7c-8f9a-8b7c6d5e4f30'), JSON.stringify(line)];
-}
-
-/** Percentile `p` (0..100) of sorted values. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** A slow client: pipelines PIPELINED requests, reads 1 KB a second, reconnects a second after it is cut. */

@@ -42,6 +42,12 @@ export interface Row {
   ceilingRepsRps: number[];
 }
 
+/** Percentile `p` (0..100) of sorted values: the smallest value at or above that share of them. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
 /** The median (mean of the middle two for an even count). */
 export function median(xs: number[]): number {
   if (xs.length === 0) return NaN;

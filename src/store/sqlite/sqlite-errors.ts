@@ -38,3 +38,12 @@ export function guardedSync<T>(operation: string, fn: () => T): T {
     throw sqliteStoreError(err, operation);
   }
 }
+
+/** Awaits `pending` (a read thread's answer), rethrowing its failure as guardedSync does. */
+export async function guardedAnswer<T>(operation: string, pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (err) {
+    throw sqliteStoreError(err, operation);
+  }
+}

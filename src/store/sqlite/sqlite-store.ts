@@ -39,7 +39,7 @@ import { versionOutcome } from '../version-outcome.js';
 import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../../access-log/batches.js';
-import { guardedSync, sqliteStoreError } from './sqlite-errors.js';
+import { guardedAnswer, guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogIndexer } from './access-log-indexer.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, sqliteBool, upsertAlert, upsertCustomer, writeCompanyListing } from './sqlite-rows.js';
@@ -258,15 +258,7 @@ export class SqliteStore implements Store {
   private async readRecord(operation: string, sql: string, project: string, key: string, fields: ReadFields): Promise<RecordBytes | undefined> {
     // A read of the etag alone (a kept answer's check) moves no bytes: the hop to the thread costs more than the lookup.
     const thread = Object.keys(fields).length === 0 ? undefined : this.reads();
-    let row: unknown;
-    if (thread === undefined) row = guardedSync(operation, () => this.stmt(sql).get(project, key));
-    else {
-      try {
-        row = await thread.get(sql, [project, key]);
-      } catch (err) {
-        throw sqliteStoreError(err, operation);
-      }
-    }
+    const row = thread === undefined ? guardedSync(operation, () => this.stmt(sql).get(project, key)) : await guardedAnswer(operation, thread.get(sql, [project, key]));
     return row === undefined ? undefined : recordOf(row as FieldRow);
   }
 
@@ -324,12 +316,7 @@ export class SqliteStore implements Store {
    */
   private async pageRows(operation: string, q: PageQuery): Promise<unknown[]> {
     const thread = q.scans ? this.scans() : undefined;
-    if (thread === undefined) return guardedSync(operation, () => this.stmt(q.sql).all(...q.params));
-    try {
-      return await thread.all(q.sql, q.params);
-    } catch (err) {
-      throw sqliteStoreError(err, operation);
-    }
+    return thread === undefined ? guardedSync(operation, () => this.stmt(q.sql).all(...q.params)) : guardedAnswer(operation, thread.all(q.sql, q.params));
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
