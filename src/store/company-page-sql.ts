@@ -5,7 +5,7 @@
  * position the cursor holds, in either order.
  */
 import { ALL_FIELDS, type ReadFields } from '../wire/record-bytes.js';
-import { queryWords } from './company-search.js';
+import { queryWords, searchTag } from './company-search.js';
 import type { PageQuery } from './execution-page-sql.js';
 import { BODY_AS_STORED, BODY_AS_TEXT, fieldsKey, recordOf, selectFields, type BodySelect, type FieldRow } from './record-columns.js';
 import type { CompanyFilter, CompanyPosition, StoredCompany } from './store.js';
@@ -14,31 +14,36 @@ import type { CompanyFilter, CompanyPosition, StoredCompany } from './store.js';
 interface CompanyDialect {
   placeholder: (n: number) => string;
   bodyAs: BodySelect;
-  /** The FROM, the match condition and the score of a search, given the placeholder of its query text. */
-  search: (query: string) => { from: string; where: string; score: string };
+  /** The FROM, the match condition and the score of a search of `words` in `project`'s terms; `p` binds a parameter. */
+  search: (p: (value: unknown) => string, words: readonly string[], project: string) => { from: string; where: string; score: string };
   /** A filter column as a search compares it: the search index, not the page index, must find the rows. */
   searchColumn: (column: string) => string;
-  /** The match expression of the query words. */
-  queryText: (words: readonly string[]) => string;
   /** The score parameter of a cursor position, as the score column compares. */
   scoreParam: (placeholder: string) => string;
+}
+
+// Stands for the project's tag in PostgreSQL's query text until the server puts the tag in its place: never in a word.
+const TAG_MARK = '~';
+
+/**
+ * The match expression of the query words, each behind `open` (the project's tag) and matched as a
+ * prefix: text, never syntax, as a word holds only letters and digits. Several words may also be
+ * one identifier written with separators ("SG 809-927" for SG809927136).
+ */
+function matchText(words: readonly string[], open: string, close: string, and: string, or: string): string {
+  const all = words.map((w) => `${open}${w}${close}`).join(and);
+  return words.length > 1 ? `(${all})${or}${open}${words.join('')}${close}` : all;
 }
 
 export const SQLITE_COMPANIES: CompanyDialect = {
   placeholder: () => '?',
   bodyAs: BODY_AS_STORED,
   // bm25 is lower for better matches; a name weighs ten times an identifier.
-  search: (query) => ({
+  search: (p, words, project) => ({
     from: 'company_search JOIN companies c ON c.id = company_search.rowid',
-    where: `company_search MATCH ${query}`,
+    where: `company_search MATCH ${p(matchText(words, `"${searchTag(project)}`, '"*', ' AND ', ' OR '))}`,
     score: 'bm25(company_search, 10.0, 1.0)',
   }),
-  // Each word quoted (it holds only letters and digits) and matched as a prefix: text, never syntax;
-  // several words may also be one identifier written with separators ("SG 809-927" for SG809927136).
-  queryText: (words) => {
-    const all = words.map((w) => `"${w}"*`).join(' AND ');
-    return words.length > 1 ? `(${all}) OR "${words.join('')}"*` : all;
-  },
   // Unary + is SQLite's way of saying no index applies: the FTS table, not the page index, finds the rows.
   searchColumn: (column) => `+${column}`,
   scoreParam: (p) => p,
@@ -47,16 +52,13 @@ export const SQLITE_COMPANIES: CompanyDialect = {
 export const POSTGRES_COMPANIES: CompanyDialect = {
   placeholder: (n) => `$${n}`,
   bodyAs: BODY_AS_TEXT,
-  // ts_rank is higher for better matches: negated so both dialects page by ascending score.
-  search: (query) => ({
-    from: `companies c CROSS JOIN to_tsquery('simple', ${query}) AS q`,
+  // ts_rank is higher for better matches: negated so both dialects page by ascending score. The
+  // project's tag is computed here as in the index's generated column, so the two always agree.
+  search: (p, words, project) => ({
+    from: `companies c CROSS JOIN to_tsquery('simple', replace(${p(matchText(words, TAG_MARK, ':*', ' & ', ' | '))}, '${TAG_MARK}', left(md5(${p(project)}), 8))) AS q`,
     where: 'c.search @@ q',
     score: '(-ts_rank(c.search, q, 1))',
   }),
-  queryText: (words) => {
-    const all = words.map((w) => `${w}:*`).join(' & ');
-    return words.length > 1 ? `(${all}) | ${words.join('')}:*` : all;
-  },
   // An expression no btree index applies to: the planner would otherwise read the project's whole
   // range of the page index (its estimate of a prefix search's matches is poor) rather than the GIN index.
   searchColumn: (column) => `(${column} || '')`,
@@ -84,7 +86,7 @@ export function companyPageQuery(
   let from = 'companies c';
   let score: string | undefined;
   if (words !== undefined) {
-    const s = dialect.search(p(dialect.queryText(words)));
+    const s = dialect.search(p, words, project);
     from = s.from;
     where.push(s.where);
     score = s.score;

@@ -1,6 +1,6 @@
 /** Search text normalization: the same words for a company and a query, whatever their case, accents and separators. */
 import { describe, expect, it } from 'vitest';
-import { idSearchText, nameSearchText, queryWords, searchWords } from './company-search.js';
+import { idSearchText, nameSearchText, queryWords, searchTag, searchWords, taggedText } from './company-search.js';
 
 describe('company search text', () => {
   it('lower-cases, drops accents and splits on anything but letters and digits', () => {
@@ -27,5 +27,14 @@ describe('company search text', () => {
   it('reads a query as distinct words, at most 32', () => {
     expect(queryWords('HRB123-456 hrb123')).toEqual(['hrb123', '456']);
     expect(queryWords(Array.from({ length: 50 }, (_, i) => `w${i}`).join(' '))).toHaveLength(32);
+  });
+
+  it("puts a project's fixed-width tag before each of its words, the same for the same project", () => {
+    const tag = searchTag('proj-acme-exchange');
+    expect(tag).toMatch(/^[0-9a-f]{8}$/);
+    expect(searchTag('proj-acme-exchange')).toBe(tag);
+    expect(searchTag('proj-northwind-bank')).not.toBe(tag);
+    expect(taggedText(tag, 'acme ltd 123')).toBe(`${tag}acme ${tag}ltd ${tag}123`);
+    expect(taggedText(tag, '')).toBe('');
   });
 });

@@ -3,7 +3,12 @@
  * and match the same words: decomposed (NFKD), accents dropped, lower case, split on anything that
  * is not a letter or a digit. Identifiers also keep their compact forms (separators removed, from
  * each word onward), so "HRB 123-456" is found by "hrb123456", "123456" and "123 456".
+ *
+ * The search index holds each word behind its project's tag (searchTag): a project's words are
+ * terms of their own, so a search reads and ranks its own project's matches only, whatever other
+ * projects hold, and relevance counts only its own project's records.
  */
+import { hash } from 'node:crypto';
 
 /** Most words of one identifier that get compact forms (longer ones keep only their words). */
 const MAX_COMPACT_WORDS = 16;
@@ -42,4 +47,19 @@ const MAX_QUERY_WORDS = 32;
 /** The distinct words of a query, each matched as a word prefix, all required. */
 export function queryWords(q: string): string[] {
   return [...new Set(searchWords(q))].slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * The fixed-width prefix of a project's words in the search index: the first 8 hex digits of the
+ * MD5 of its id (a partition key, not a secret; PostgreSQL computes the same with md5() in the
+ * index's generated column). Two projects sharing a tag would share terms, never answers: every
+ * search still selects its own project's rows.
+ */
+export function searchTag(project: string): string {
+  return hash('md5', project, 'hex').slice(0, 8);
+}
+
+/** Each word of `text` behind `tag`, as the SQLite search index holds them (PostgreSQL's column: the same regexp_replace). */
+export function taggedText(tag: string, text: string): string {
+  return text.replace(/\S+/g, (word) => tag + word);
 }

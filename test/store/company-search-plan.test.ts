@@ -1,7 +1,8 @@
 /**
  * The company list's reads are index reads on both stores: a search goes through the search index
  * (FTS5's virtual table, PostgreSQL's GIN index), a page without one is a range scan of the page
- * index in its order, with no sort step.
+ * index in its order, with no sort step. A search reads its own project's entries of the search
+ * index only, however many matches other projects hold.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,5 +100,38 @@ describe.each(storeHarnesses())('company list query plans on $adapter', ({ adapt
         }
       }
     }
+  });
+
+  it("reads only the searching project's entries of the search index", async () => {
+    // Every company is named "Company …": proj-b holds 20 of the 60 and is the one searching.
+    const filter: CompanyFilter = { order: 'desc', q: 'compan' };
+    expect(await store.listCompanies('proj-b', filter, undefined, 50)).toHaveLength(20);
+    if (store instanceof SqliteStore) {
+      const q = companyPageQuery(SQLITE_COMPANIES, 'proj-b', filter, undefined, 51)!;
+      // The page query's match text, alone against the index: the rows it finds before any join.
+      const found = store.db.prepare('SELECT count(*) AS n FROM company_search WHERE company_search MATCH ?').get(q.params[0]);
+      expect(found).toEqual({ n: 20 });
+      return;
+    }
+    if (!(store instanceof PostgresStore)) throw new Error('unknown store');
+    const q = companyPageQuery(POSTGRES_COMPANIES, 'proj-b', filter, undefined, 51)!;
+    const client = await store.pool.connect();
+    let r: { rows: { 'QUERY PLAN': unknown }[] };
+    try {
+      // Sixty rows are cheaper to read whole: the test asks what the index hands over when it is used.
+      await client.query('SET enable_seqscan = off');
+      r = await client.query<{ 'QUERY PLAN': unknown }>({ text: `EXPLAIN (ANALYZE, FORMAT JSON) ${q.sql}`, values: q.params });
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
+    const scans: { 'Index Name'?: string; 'Actual Rows': number }[] = [];
+    const walk = (node: { Plans?: unknown[] } & Record<string, unknown>): void => {
+      if (node['Index Name'] === 'companies_search') scans.push(node as (typeof scans)[number]);
+      for (const child of node.Plans ?? []) walk(child as typeof node);
+    };
+    walk((r.rows[0]!['QUERY PLAN'] as { Plan: { Plans?: unknown[] } }[])[0]!.Plan);
+    // The GIN index hands over the project's 20 matches, not the 60 of every project.
+    expect(scans.map((n) => n['Actual Rows'])).toEqual([20]);
   });
 });

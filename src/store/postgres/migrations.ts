@@ -305,6 +305,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE access_log_record_bits RENAME TO access_log_records;
   ALTER INDEX access_log_record_bits_pkey RENAME TO access_log_records_pkey;
   `,
+  `
+  -- Search: every word behind its project's tag (company-search.ts searchTag: md5's first 8 hex
+  -- digits), so a search reads and ranks its own project's matches only. The column and its index
+  -- are built again from the companies' words.
+  ALTER TABLE companies DROP COLUMN search;
+  ALTER TABLE companies ADD COLUMN search tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_names, '(\\S+)', left(md5(project), 8) || '\\1', 'g')), 'A') ||
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_ids, '(\\S+)', left(md5(project), 8) || '\\1', 'g')), 'B')) STORED;
+  CREATE INDEX companies_search ON companies USING gin (search);
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

@@ -5,6 +5,7 @@
  * records took 21 s instead of 13 s). Gathered, a batch's deletes go first, then its inserts in
  * rowid order.
  */
+import { searchTag, taggedText } from '../company-search.js';
 import type { Prepare } from './sqlite-rows.js';
 
 /** Search row changes of one transaction, by `companies.id` (the FTS rowid). */
@@ -12,10 +13,11 @@ export class CompanySearchWrites {
   private readonly deletes = new Set<number>();
   private readonly inserts = new Map<number, readonly [string, string]>();
 
-  /** The company row `id` now has these words; `stored` when it had a row before this write (its search row goes). */
-  put(id: number, stored: boolean, names: string, ids: string): void {
+  /** The company row `id` of `project` now has these words; `stored` when it had a row before this write (its search row goes). */
+  put(id: number, stored: boolean, project: string, names: string, ids: string): void {
     if (stored) this.deletes.add(id);
-    this.inserts.set(id, [names, ids]);
+    const tag = searchTag(project);
+    this.inserts.set(id, [taggedText(tag, names), taggedText(tag, ids)]);
   }
 
   /** The company row `id` is gone. */

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationName } from '../schema-migrations.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { addMigrationFunctions, SQLITE_MIGRATIONS } from './migrations.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crs-migrations-'));
@@ -18,6 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function oldLayout(name: string, version: number): string {
   const file = join(dir, name);
   const db = new Database(file);
+  addMigrationFunctions(db);
   for (const [v, text] of SQLITE_MIGRATIONS.slice(0, version).entries()) {
     db.exec(text);
     db.pragma(`user_version = ${v + 1}`);

@@ -3,6 +3,7 @@
  * before it recorded their version in `PRAGMA user_version`; they are adopted on first open.
  */
 import type Database from 'better-sqlite3';
+import { searchTag, taggedText } from '../company-search.js';
 import { CREATE_MIGRATION_TABLE, MIGRATION_TABLE, migrationName } from '../schema-migrations.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
@@ -241,6 +242,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   UPDATE api_keys SET scopes = json_insert(scopes, '$[#]', 'pii:read', '$[#]', 'documents:read', '$[#]', 'screening:read')
   WHERE NOT EXISTS (SELECT 1 FROM json_each(api_keys.scopes) WHERE value IN ('pii:read', 'documents:read', 'screening:read'));
   `,
+  `
+  -- Search: every word behind its project's tag (company-search.ts searchTag), so a search reads
+  -- and ranks its own project's matches only. The index is built again from the companies' words.
+  DROP TABLE company_search;
+  CREATE VIRTUAL TABLE company_search USING fts5(names, ids, tokenize = 'unicode61 remove_diacritics 2');
+  INSERT INTO company_search (company_search, rank) VALUES ('secure-delete', 1);
+  INSERT INTO company_search (rowid, names, ids)
+    SELECT id, search_tagged(project, search_names), search_tagged(project, search_ids) FROM companies ORDER BY id;
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */
@@ -249,12 +259,18 @@ export function sqliteSchemaVersion(db: Database.Database): number {
   return (db.prepare(`SELECT count(*) AS n FROM ${MIGRATION_TABLE}`).get() as { n: number }).n;
 }
 
+/** The functions migrations call on `db`: what they compute, computed as the service does (the search index's tagged words). */
+export function addMigrationFunctions(db: Database.Database): void {
+  db.function('search_tagged', { deterministic: true }, (project, text) => taggedText(searchTag(String(project)), String(text)));
+}
+
 /** Applies the migrations the file has not seen yet, all in one transaction. */
 export async function migrateSqlite(db: Database.Database): Promise<void> {
   adoptUserVersion(db);
   // A file at or past this build's version has nothing to apply (a newer one is left as it is).
   if (sqliteSchemaVersion(db) >= SQLITE_MIGRATIONS.length) return;
   const { runSqliteMigrations } = await import('./kysely-migrations.js');
+  addMigrationFunctions(db);
   await runSqliteMigrations(db, SQLITE_MIGRATIONS);
 }
 

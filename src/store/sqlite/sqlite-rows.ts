@@ -46,7 +46,7 @@ export function writeCompanyListing(stmt: Prepare, project: string, key: string,
      RETURNING id`,
   ).get(project, key, l.sortKey, l.status, l.onboardingLevel, l.riskScore, l.country, l.searchNames, l.searchIds, ...recordValues(l.summary)) as { id: number };
   // The search row follows: a renamed company no longer matches its old name.
-  search.put(id, before !== undefined, l.searchNames, l.searchIds);
+  search.put(id, before !== undefined, project, l.searchNames, l.searchIds);
 }
 
 /** Takes a customer off the company list (it is no longer a company). */

@@ -455,8 +455,8 @@ describe.runIf(postgresWanted)('PostgreSQL store', () => {
   it('folds a per-record table of one row per record and batch into bitmaps when it migrates, finding the same batches', async () => {
     const url = await freshSchema();
     const schema = url.match(/search_path%3D(\w+)/)![1]!;
-    const before = POSTGRES_MIGRATIONS.length - 1;
-    // The schema one version back, with caught-up batches 5, 6 and 300 (a second bucket) naming r1, and 6 naming r2.
+    const before = POSTGRES_MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE access_log_record_bits'));
+    // The schema just before the fold, with caught-up batches 5, 6 and 300 (a second bucket) naming r1, and 6 naming r2.
     const batch = (id: number, records: string[]) =>
       `INSERT INTO access_log_batches (id, project, first_at, last_at, entries, records, indexed) OVERRIDING SYSTEM VALUE VALUES
         (${id}, 'fold', '2026-03-01T10:0${id % 10}:00.000Z', '2026-03-01T10:0${id % 10}:00.000Z',

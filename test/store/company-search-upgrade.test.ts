@@ -1,0 +1,74 @@
+/**
+ * A store whose search index holds its words untagged (before projects had terms of their own)
+ * is built again when it opens, on both stores: its companies are found as before, by their own
+ * project only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordKey } from '../../src/contract/record-key.js';
+import { companyListingOf } from '../../src/store/company-listing.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
+import { migrationName } from '../../src/store/schema-migrations.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import type { CustomerUpsert, Store } from '../../src/store/store.js';
+import { companyRecord, numberedId, type CompanySpec } from '../support/companies.js';
+import { storeHarnesses, type Harness } from '../support/store-harness.js';
+import { stored } from '../support/upserts.js';
+
+function write(spec: CompanySpec): CustomerUpsert {
+  const record = companyRecord({ ...spec, updatedAt: '2024-01-01T00:00:00Z' });
+  return { kind: 'customer', project: spec.project, key: recordKey(spec.id), versionKey: '2024-01-01T00:00:00Z', isCompany: true, company: companyListingOf(record, 6), ...stored(record) };
+}
+
+const found = async (store: Store, project: string, q: string): Promise<string[]> =>
+  (await store.listCompanies(project, { order: 'desc', q }, undefined, 50)).map((c) => c.key).sort();
+
+/** Puts the store's search index back as the version before the tags wrote it, and forgets that version. */
+async function untag(store: Store): Promise<void> {
+  if (store instanceof SqliteStore) {
+    store.db.exec(`DROP TABLE company_search;
+      CREATE VIRTUAL TABLE company_search USING fts5(names, ids, tokenize = 'unicode61 remove_diacritics 2');
+      INSERT INTO company_search (rowid, names, ids) SELECT id, search_names, search_ids FROM companies ORDER BY id;`);
+    store.db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(migrationName(SQLITE_MIGRATIONS.length));
+    return;
+  }
+  if (!(store instanceof PostgresStore)) throw new Error('unknown store');
+  await store.pool.query(`ALTER TABLE companies DROP COLUMN search;
+    ALTER TABLE companies ADD COLUMN search tsvector GENERATED ALWAYS AS
+      (setweight(to_tsvector('simple'::regconfig, search_names), 'A') || setweight(to_tsvector('simple'::regconfig, search_ids), 'B')) STORED;
+    CREATE INDEX companies_search ON companies USING gin (search);`);
+  await store.pool.query('DELETE FROM kysely_migration WHERE name = $1', [migrationName(POSTGRES_MIGRATIONS.length)]);
+}
+
+describe.each(storeHarnesses())('a search index of untagged words on $adapter', ({ make }) => {
+  let h: Harness;
+  let store: Store;
+  const a: CompanySpec = { id: numberedId(1), project: 'proj-a', name: 'Müller Trading', registrationNumber: 'HRB 555-777' };
+  const b: CompanySpec = { id: numberedId(2), project: 'proj-b', name: 'Muller Shipping' };
+  beforeAll(async () => {
+    h = make();
+    const old = await h.open();
+    await old.writeBatch([write(a), write(b)]);
+    await untag(old);
+    // Untagged, the index no longer answers this build's searches.
+    expect(await found(old, 'proj-a', 'muller')).toEqual([]);
+    await old.close();
+    store = await h.open();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await h?.cleanup();
+  });
+
+  it('is built again when the store opens: each project finds its own companies', async () => {
+    expect(await found(store, 'proj-a', 'muller')).toEqual([recordKey(a.id)]);
+    expect(await found(store, 'proj-a', 'hrb555777')).toEqual([recordKey(a.id)]);
+    expect(await found(store, 'proj-b', 'mull ship')).toEqual([recordKey(b.id)]);
+    expect(await found(store, 'proj-b', 'trading')).toEqual([]);
+    if (store instanceof SqliteStore) {
+      store.db.prepare("INSERT INTO company_search (company_search) VALUES ('integrity-check')").run();
+      expect(store.db.prepare('SELECT count(*) AS n FROM company_search').get()).toEqual({ n: 2 });
+    }
+  });
+});
