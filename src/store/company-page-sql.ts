@@ -53,9 +53,11 @@ export const POSTGRES_COMPANIES: CompanyDialect = {
   placeholder: (n) => `$${n}`,
   bodyAs: BODY_AS_TEXT,
   // ts_rank is higher for better matches: negated so both dialects page by ascending score. The
-  // project's tag is computed here as in the index's generated column, so the two always agree.
+  // project's tag is computed by the server as in the index's generated column (migration 13).
   search: (p, words, project) => ({
-    from: `companies c CROSS JOIN to_tsquery('simple', replace(${p(matchText(words, TAG_MARK, ':*', ' & ', ' | '))}, '${TAG_MARK}', left(md5(${p(project)}), 8))) AS q`,
+    from:
+      `companies c CROSS JOIN to_tsquery('simple', replace(${p(matchText(words, TAG_MARK, ':*', ' & ', ' | '))}, '${TAG_MARK}', ` +
+      `lpad(to_hex(hashtextextended(${p(project)}::text COLLATE "C", 0) & 4294967295), 8, '0'))) AS q`,
     where: 'c.search @@ q',
     score: '(-ts_rank(c.search, q, 1))',
   }),

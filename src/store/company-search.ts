@@ -50,16 +50,16 @@ export function queryWords(q: string): string[] {
 }
 
 /**
- * The fixed-width prefix of a project's words in the search index: the first 8 hex digits of the
- * MD5 of its id (a partition key, not a secret; PostgreSQL computes the same with md5() in the
- * index's generated column). Two projects sharing a tag would share terms, never answers: every
- * search still selects its own project's rows.
+ * The fixed-width prefix of a project's words in the SQLite search index: the first 8 hex digits
+ * of the SHA-256 of its id (a partition key, not a secret). PostgreSQL tags its index and queries
+ * with a tag of its own, computed by the server (postgres/migrations.ts). Two projects sharing a
+ * tag would share terms, never answers: every search still selects its own project's rows.
  */
 export function searchTag(project: string): string {
-  return hash('md5', project, 'hex').slice(0, 8);
+  return hash('sha256', project, 'hex').slice(0, 8);
 }
 
-/** Each word of `text` behind `tag`, as the SQLite search index holds them (PostgreSQL's column: the same regexp_replace). */
+/** Each word of `text` behind `tag`, as the SQLite search index holds them (PostgreSQL's column: the same by regexp_replace). */
 export function taggedText(tag: string, text: string): string {
   return text.replace(/\S+/g, (word) => tag + word);
 }

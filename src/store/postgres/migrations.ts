@@ -306,13 +306,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER INDEX access_log_record_bits_pkey RENAME TO access_log_records_pkey;
   `,
   `
-  -- Search: every word behind its project's tag (company-search.ts searchTag: md5's first 8 hex
-  -- digits), so a search reads and ranks its own project's matches only. The column and its index
+  -- Search: every word behind its project's tag (8 hex digits of hashtextextended, which hash
+  -- partitioning keeps stable across versions; company-page-sql.ts computes the same in the
+  -- query), so a search reads and ranks its own project's matches only. The column and its index
   -- are built again from the companies' words.
   ALTER TABLE companies DROP COLUMN search;
   ALTER TABLE companies ADD COLUMN search tsvector GENERATED ALWAYS AS (
-    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_names, '(\\S+)', left(md5(project), 8) || '\\1', 'g')), 'A') ||
-    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_ids, '(\\S+)', left(md5(project), 8) || '\\1', 'g')), 'B')) STORED;
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_names, '(\\S+)', lpad(to_hex(hashtextextended(project, 0) & 4294967295), 8, '0') || '\\1', 'g')), 'A') ||
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_ids, '(\\S+)', lpad(to_hex(hashtextextended(project, 0) & 4294967295), 8, '0') || '\\1', 'g')), 'B')) STORED;
   CREATE INDEX companies_search ON companies USING gin (search);
   `,
 ];
