@@ -57,7 +57,8 @@ export async function startService(config: Config, options: { logger?: Logger | 
   if (hasPoolStats(opened)) watchPool(metrics, opened);
   countIndexFailures(opened, metrics);
   const observer = logger === false ? storeObserver(metrics) : new StoreOutageLog(logger).observing(storeObserver(metrics));
-  const store = timedStore(withListPageCache(opened, config.listPageCacheMb * 1024 * 1024, listPageCacheObserver(metrics)), observer);
+  // Timed beneath the page cache: the store histogram holds store calls, not pages the cache answered.
+  const store = withListPageCache(timedStore(opened, observer), config.listPageCacheMb * 1024 * 1024, listPageCacheObserver(metrics));
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
   const refusals = countRejections(await refusalLimiterOf(config, logger, metrics), metrics);
   const { files, local } = await fileStoreOf(config, await store.secret());

@@ -157,6 +157,18 @@ describe('metrics exposure', () => {
     }
   });
 
+  it('times a list page read from the store, not one the page cache answers', async () => {
+    const svc = await start({ METRICS_PORT: '0' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${svc.url}/v1/alerts?limit=5`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      const text = await (await fetch(`${svc.metricsUrl}/metrics`)).text();
+      expect(text).toContain('crs_list_page_cache_total{list="alerts",outcome="hit"} 2');
+      expect(text).toMatch(/crs_store_query_duration_seconds_count\{operation="listAlerts",outcome="ok"\} 1\n/);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('counts rate limit rejections', async () => {
     const svc = await start({ METRICS_PORT: '0', RATE_LIMIT_BURST: '1', RATE_LIMIT_PER_SECOND: '0.001' });
     try {
