@@ -43,21 +43,28 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const httpDuration = new Histogram({
+    name: 'crs_http_request_duration_seconds',
+    help: 'time from receiving a request to finishing its response, by route pattern, method and status code',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
   return {
     registry,
+    // Read from the duration histogram's counts when scraped: one labelled observation per request, not two.
     httpRequests: new Counter({
       name: 'crs_http_requests_total',
       help: 'HTTP requests answered, by route pattern, method and status code',
       labelNames: ['route', 'method', 'status'] as const,
       registers,
+      async collect() {
+        const counts = (await httpDuration.get()).values.filter((v) => v.metricName === 'crs_http_request_duration_seconds_count');
+        this.reset();
+        for (const v of counts) this.inc(v.labels as Partial<Record<'route' | 'method' | 'status', string>>, v.value);
+      },
     }),
-    httpDuration: new Histogram({
-      name: 'crs_http_request_duration_seconds',
-      help: 'time from receiving a request to finishing its response, by route pattern, method and status code',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
+    httpDuration,
     storeDuration: new Histogram({
       name: 'crs_store_query_duration_seconds',
       help: 'time of one store call, by operation (store method) and outcome (ok or error)',
@@ -114,7 +121,6 @@ export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void
   return (app) => {
     app.addHook('onResponse', (request, reply, done) => {
       const labels = { route: request.routeOptions.url ?? UNMATCHED, method: request.method, status: String(reply.statusCode) };
-      metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
       done();
     });

@@ -140,6 +140,10 @@ describe('metrics exposure', () => {
       expect(text).toMatch(/crs_http_request_duration_seconds_count\{route="\/v1\/alerts\/:id",method="GET",status="200"\} 1/);
       expect(text).toMatch(/crs_store_query_duration_seconds_count\{operation="getAlert",outcome="ok"\} 1/);
       expect(text).not.toContain(ALERT);
+      // The request counter is read from the histogram's counts: a second scrape does not add them again.
+      await fetch(`${svc.url}/v1/alerts/${ALERT}`, { headers: { authorization: `Bearer ${key}` } });
+      const again = await (await fetch(`${svc.metricsUrl}/metrics`)).text();
+      expect(again).toContain('crs_http_requests_total{route="/v1/alerts/:id",method="GET",status="200"} 2');
     } finally {
       await svc.close();
     }
