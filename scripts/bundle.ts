@@ -36,7 +36,7 @@ const WORKERS: Record<string, string> = {
   'import-process-child': 'src/ingest/import-process-child.ts',
   'prepare-worker': 'src/ingest/prepare-worker.ts',
   'read-thread-worker': 'src/store/sqlite/read-thread-worker.ts',
-  'access-log-index-worker': 'src/store/sqlite/access-log-index-worker.ts',
+  'access-log-thread-worker': 'src/store/sqlite/access-log-thread-worker.ts',
 };
 
 /** Bundles `root`'s command line into `outRoot`/dist/cli (emptied first), with the contract's data files beside it. */

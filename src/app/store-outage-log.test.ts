@@ -57,4 +57,23 @@ describe('StoreOutageLog', () => {
     await new Promise((r) => setImmediate(r));
     expect(lines).toEqual([]);
   });
+
+  it('leaves a background call that failed to its own caller (the access log writer retries and says so itself)', async () => {
+    const { logger, lines } = memoryLogger();
+    const store = {
+      async appendAccessLog(): Promise<void> {
+        throw new StoreUnavailableError('another process holds the SQLite file locked (SQLITE_BUSY)');
+      },
+      async pruneAccessLog(): Promise<void> {
+        throw new StoreUnavailableError('another process holds the SQLite file locked (SQLITE_BUSY)');
+      },
+      async ping(): Promise<void> {},
+    };
+    const timed = timedStore(store, new StoreOutageLog(logger).observing(() => undefined));
+    await expect(timed.appendAccessLog()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(timed.pruneAccessLog()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await timed.ping();
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toEqual([]);
+  });
 });

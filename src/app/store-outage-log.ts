@@ -7,6 +7,12 @@ import type { Logger } from 'pino';
 import { isStoreUnavailable } from '../store/store-errors.js';
 import type { StoreObserver } from '../store/timed-store.js';
 
+/**
+ * Calls made in the background, whose callers retry them and say so themselves (the access log's
+ * writer, its retention): a failure of theirs answers no request with 503.
+ */
+const BACKGROUND_CALLS: ReadonlySet<string> = new Set(['appendAccessLog', 'indexAccessLog', 'pruneAccessLog']);
+
 export class StoreOutageLog {
   private since: number | undefined;
   private failed = 0;
@@ -34,6 +40,7 @@ export class StoreOutageLog {
   observing(next: StoreObserver): StoreObserver {
     return (operation, outcome, seconds, err) => {
       next(operation, outcome, seconds, err);
+      if (BACKGROUND_CALLS.has(operation)) return;
       if (outcome === 'ok') this.answered();
       else this.unavailable(err, operation);
     };

@@ -40,7 +40,7 @@ import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
 import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../../access-log/batches.js';
 import { guardedAnswer, guardedSync, sqliteStoreError } from './sqlite-errors.js';
-import { AccessLogIndexer } from './access-log-indexer.js';
+import { AccessLogThread } from './access-log-thread.js';
 import type { AccessLogBatch, AccessLogEntry, AccessLogIndexListener, AccessLogQuery } from '../../access-log/access-log.js';
 import { ensureCustomer, importSqliteRows, replaceExecution, sqliteBool, upsertAlert, upsertCustomer, writeCompanyListing } from './sqlite-rows.js';
 import { backfillAlertListings, type BackfillConnection } from '../alert-listing-backfill.js';
@@ -585,21 +585,19 @@ export class SqliteStore implements Store {
 
   async appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void> {
     if (batches.length === 0) return;
-    // One row per project per flush, on the serving connection: a write by another connection
-    // would make this one drop its page cache at its next read. The write must not wait for a
-    // lock another process holds (an import), or reads would wait with it: busy, it fails at once
-    // and the writer retries on its next tick.
-    this.db.pragma('busy_timeout = 0');
-    try {
+    if (this.db.memory) {
       guardedSync('access log write', () => insertAccessLog(this.db, batches));
-    } finally {
-      this.db.pragma('busy_timeout = 10000');
+      return;
     }
-    // The per-record table is caught up in bulk on a worker thread's own connection.
-    if (!this.db.memory) this.logIndexer ??= new AccessLogIndexer(this.db.name, (f) => this.indexFailures.report(f));
+    // Written on the access log's own thread and connection, which may wait for the lock: a
+    // commit on this one stalled every answer waiting behind it, and failed whenever the
+    // catch-up held the lock. A thread that stopped is replaced at the next write.
+    if (this.logThread?.stopped !== undefined) this.logThread = undefined;
+    this.logThread ??= new AccessLogThread(this.db.name, (f) => this.indexFailures.report(f));
+    await this.logThread.write(batches);
   }
 
-  private logIndexer: AccessLogIndexer | undefined;
+  private logThread: AccessLogThread | undefined;
   private readonly indexFailures = new IndexFailureListeners();
 
   async indexAccessLog(): Promise<number> {
@@ -636,7 +634,7 @@ export class SqliteStore implements Store {
     this.changeWaiters.wakeAll();
     await this.readThread?.close();
     await this.scanThread?.close();
-    await this.logIndexer?.close();
+    await this.logThread?.close();
     this.db.close();
   }
 }
