@@ -9,7 +9,7 @@ import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/acc
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
 import type { PostedFailure, WorkerMessage, WriteRequest } from './access-log-thread-worker.js';
 
-/** How often the worker catches up (it also does once more when closed). */
+/** How often the worker catches up. */
 export const INDEX_EVERY_MS = 10_000;
 
 function errorOf(f: PostedFailure): StoreError {
