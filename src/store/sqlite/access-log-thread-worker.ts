@@ -1,12 +1,13 @@
 /**
- * Worker thread of the access log on SQLite: writes the batches the serving thread hands over,
- * catches the per-record table up and checkpoints the file, all on its own connection.
+ * Worker thread of the access log on SQLite: writes the batches the serving thread hands over and
+ * prunes old ones, catches the per-record table up and checkpoints the file, all on its own connection.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/access-log.js';
 import { isStoreUnavailable } from '../store-errors.js';
-import { catchUpAccessLog, insertAccessLog } from './access-log-rows.js';
+import type { StoreError } from '../store-errors.js';
+import { catchUpAccessLog, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
 import { sqliteStoreError } from './sqlite-errors.js';
 
 /** A failure as it crosses to the store's thread. */
@@ -15,13 +16,16 @@ export interface PostedFailure {
   unavailable: boolean;
 }
 
-/** What the worker posts: a catch-up's failure, or the outcome of a write by its id. */
-export type WorkerMessage = { indexFailure: PostedFailure & { batch?: { project: string; id: number } } } | { written: number; failure?: PostedFailure };
+/** What the worker posts: a catch-up's failure, or the outcome of a job by its id. */
+export type WorkerMessage = { indexFailure: PostedFailure & { batch?: { project: string; id: number } } } | { done: number; result?: unknown; failure?: PostedFailure };
 
-/** A write of batches, answered by its id. */
-export interface WriteRequest {
+/** A job the serving thread hands over: batches to write, or old batches to prune (see pruneAccessLog). */
+export type LogJob = { write: readonly AccessLogBatch[] } | { prune: { before: string; max: number } };
+
+/** A job, answered by its id. */
+export interface JobRequest {
   id: number;
-  batches: AccessLogBatch[];
+  job: LogJob;
 }
 
 const { file, everyMs } = workerData as { file: string; everyMs: number };
@@ -31,23 +35,20 @@ db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 db.pragma('cache_size = -65536');
 
-const posted = (err: unknown, operation: string): PostedFailure => {
-  const e = sqliteStoreError(err, operation);
-  return { message: e.message, unavailable: isStoreUnavailable(e) };
-};
+const failureOf = (err: StoreError): PostedFailure => ({ message: err.message, unavailable: isStoreUnavailable(err) });
 
 const post = ({ err, batch }: AccessLogIndexFailure): void => {
-  const message: WorkerMessage = { indexFailure: { message: err.message, unavailable: isStoreUnavailable(err), batch } };
+  const message: WorkerMessage = { indexFailure: { ...failureOf(err), batch } };
   parentPort?.postMessage(message);
 };
 
-parentPort?.on('message', ({ id, batches }: WriteRequest) => {
+parentPort?.on('message', ({ id, job }: JobRequest) => {
   let answer: WorkerMessage;
   try {
-    insertAccessLog(db, batches);
-    answer = { written: id };
+    const result = 'write' in job ? insertAccessLog(db, job.write) : pruneAccessLog(db, job.prune.before, job.prune.max);
+    answer = { done: id, result };
   } catch (err) {
-    answer = { written: id, failure: posted(err, 'access log write') };
+    answer = { done: id, failure: failureOf(sqliteStoreError(err, 'write' in job ? 'access log write' : 'access log prune')) };
   }
   parentPort!.postMessage(answer);
 });

@@ -33,5 +33,4 @@ describe('AccessLogThread', () => {
     // The other two are caught up: a catch-up now covers nothing but still meets the damaged one.
     expect(await store.indexAccessLog()).toBe(0);
   });
-
 });

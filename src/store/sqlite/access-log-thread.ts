@@ -1,13 +1,14 @@
 /**
  * The access log's own thread on SQLite, with its own connection: it writes the batches the
- * serving thread hands over (so a commit never stalls the answers waiting on that thread) and,
- * every few seconds, catches the per-record table up in bulk and checkpoints the file.
+ * serving thread hands over and prunes old ones (so a commit never stalls the answers waiting on
+ * that thread, and the log's writes never meet each other's locks) and, every few seconds, catches
+ * the per-record table up in bulk and checkpoints the file.
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../threads/start-worker.js';
 import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/access-log.js';
 import { StoreError, StoreUnavailableError } from '../store-errors.js';
-import type { PostedFailure, WorkerMessage, WriteRequest } from './access-log-thread-worker.js';
+import type { JobRequest, LogJob, PostedFailure, WorkerMessage } from './access-log-thread-worker.js';
 
 /** How often the worker catches up. */
 export const INDEX_EVERY_MS = 10_000;
@@ -19,10 +20,10 @@ function errorOf(f: PostedFailure): StoreError {
 /** The worker thread writing and indexing the access log of one SQLite file. */
 export class AccessLogThread {
   private readonly worker: Worker;
-  private readonly writes = new Map<number, { resolve(): void; reject(err: Error): void }>();
-  private readonly underWay = new Set<Promise<void>>();
+  /** Jobs handed over and not answered yet, by id. */
+  private readonly jobs = new Map<number, { done: Promise<unknown>; resolve(result: unknown): void; reject(err: Error): void }>();
   private lastId = 0;
-  /** Set once the thread is gone: writes fail at once, and the store starts another. */
+  /** Set once the thread is gone: jobs fail at once, and the store starts another. */
   stopped: Error | undefined;
 
   /** `report` hears of each failed catch-up: the batches stay flagged, and queries read those too. */
@@ -34,10 +35,10 @@ export class AccessLogThread {
         report(batch === undefined ? { err: errorOf(failure) } : { err: errorOf(failure), batch });
         return;
       }
-      const write = this.writes.get(m.written);
-      this.settled(m.written);
-      if (m.failure === undefined) write?.resolve();
-      else write?.reject(errorOf(m.failure));
+      const job = this.jobs.get(m.done);
+      this.settled(m.done);
+      if (m.failure === undefined) job?.resolve(m.result);
+      else job?.reject(errorOf(m.failure));
     });
     this.worker.on('error', (err) => {
       const failure = new StoreError(`SQLite access log thread failed: ${err.message}`, { cause: err });
@@ -45,42 +46,48 @@ export class AccessLogThread {
       this.stop(failure);
     });
     this.worker.on('exit', () => this.stop(new StoreUnavailableError('the SQLite access log thread has stopped')));
-    // Idle, it must not keep the process alive on its own; a write under way does (see write).
+    // Idle, it must not keep the process alive on its own; a job under way does (see run).
     this.worker.unref();
   }
 
   /** Writes batches, one row each, in one transaction on the thread's connection. */
-  write(batches: readonly AccessLogBatch[]): Promise<void> {
+  async write(batches: readonly AccessLogBatch[]): Promise<void> {
+    await this.run({ write: batches });
+  }
+
+  /** Deletes old caught-up batches on the thread's connection (see pruneAccessLog in access-log-rows.ts). */
+  prune(before: string, max: number): Promise<{ batches: number; entries: number }> {
+    return this.run({ prune: { before, max } }) as Promise<{ batches: number; entries: number }>;
+  }
+
+  private run(job: LogJob): Promise<unknown> {
     if (this.stopped !== undefined) return Promise.reject(this.stopped);
     const id = ++this.lastId;
-    const written = new Promise<void>((resolve, reject) => {
-      this.writes.set(id, { resolve, reject });
-      if (this.writes.size === 1) this.worker.ref();
-      this.worker.postMessage({ id, batches: [...batches] } satisfies WriteRequest);
-    });
-    this.underWay.add(written);
-    const done = (): boolean => this.underWay.delete(written);
-    written.then(done, done);
-    return written;
+    let settle!: { resolve(result: unknown): void; reject(err: Error): void };
+    const done = new Promise<unknown>((resolve, reject) => (settle = { resolve, reject }));
+    this.jobs.set(id, { done, ...settle });
+    if (this.jobs.size === 1) this.worker.ref();
+    this.worker.postMessage({ id, job } satisfies JobRequest);
+    return done;
   }
 
   private settled(id: number): void {
-    this.writes.delete(id);
-    if (this.writes.size === 0) this.worker.unref();
+    this.jobs.delete(id);
+    if (this.jobs.size === 0) this.worker.unref();
   }
 
   private stop(err: Error): void {
     this.stopped ??= err;
-    for (const [id, w] of this.writes) {
+    for (const [id, job] of this.jobs) {
       this.settled(id);
-      w.reject(this.stopped);
+      job.reject(this.stopped);
     }
   }
 
   /** Stops the thread (a catch-up under way is cut short and rolled back; the batches stay flagged). */
   async close(): Promise<void> {
-    // Writes already handed over are let finish: their entries are kept nowhere else.
-    await Promise.allSettled(this.underWay);
+    // Jobs already handed over are let finish: the entries of a write are kept nowhere else.
+    await Promise.allSettled([...this.jobs.values()].map((job) => job.done));
     await this.worker.terminate();
     this.stop(new StoreUnavailableError('the store is closed'));
   }

@@ -585,16 +585,21 @@ export class SqliteStore implements Store {
 
   async appendAccessLog(batches: readonly AccessLogBatch[]): Promise<void> {
     if (batches.length === 0) return;
-    if (this.db.memory) {
-      guardedSync('access log write', () => insertAccessLog(this.db, batches));
-      return;
-    }
-    // Written on the access log's own thread and connection, which may wait for the lock: a
-    // commit on this one stalled every answer waiting behind it, and failed whenever the
-    // catch-up held the lock. A thread that stopped is replaced at the next write.
+    const thread = this.logThreadOf();
+    if (thread === undefined) guardedSync('access log write', () => insertAccessLog(this.db, batches));
+    else await thread.write(batches);
+  }
+
+  /**
+   * The access log's own thread and connection, where its writes and pruning go (none for a store
+   * in memory): a commit on this connection stalled every answer waiting behind it, and, never
+   * waiting for a lock, failed whenever the catch-up held one. A thread that stopped is replaced.
+   */
+  private logThreadOf(): AccessLogThread | undefined {
+    if (this.db.memory) return undefined;
     if (this.logThread?.stopped !== undefined) this.logThread = undefined;
     this.logThread ??= new AccessLogThread(this.db.name, (f) => this.indexFailures.report(f));
-    await this.logThread.write(batches);
+    return this.logThread;
   }
 
   private logThread: AccessLogThread | undefined;
@@ -609,13 +614,8 @@ export class SqliteStore implements Store {
   }
 
   async pruneAccessLog(before: string, maxBatches: number): Promise<{ batches: number; entries: number }> {
-    // On the serving connection, like the log's writes, and likewise never waiting for a lock: busy, the next round retries.
-    this.db.pragma('busy_timeout = 0');
-    try {
-      return guardedSync('access log prune', () => pruneAccessLog(this.db, before, maxBatches));
-    } finally {
-      this.db.pragma('busy_timeout = 10000');
-    }
+    const thread = this.logThreadOf();
+    return thread === undefined ? guardedSync('access log prune', () => pruneAccessLog(this.db, before, maxBatches)) : thread.prune(before, maxBatches);
   }
 
   async countAccessLogBefore(before: string): Promise<{ batches: number; entries: number }> {

@@ -152,7 +152,7 @@ describe('the access log in batches', () => {
     expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-4']);
   });
 
-  it('writes on its own thread while another connection holds the write lock: reads go on, and the write lands once the lock is let go', async () => {
+  it('writes and prunes on its own thread while another connection holds the write lock: reads go on, and the write lands once the lock is let go', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
     store = await openSqliteStore(file);
@@ -160,6 +160,8 @@ describe('the access log in batches', () => {
     importer.prepare('BEGIN IMMEDIATE').run(); // as an import's transaction would
     let written = false;
     const write = store.appendAccessLog(batchesOf([entry(1, R)])).then(() => (written = true));
+    // Retention's deletes go the same way: they wait there too rather than fail.
+    const pruned = store.pruneAccessLog('2021-01-01T00:00:00.000Z', 10);
     await new Promise((r) => setTimeout(r, 200));
     // Waiting on its own thread, not failed (the serving connection's write used to fail at once),
     // while this thread still answers.
@@ -168,6 +170,7 @@ describe('the access log in batches', () => {
     importer.prepare('COMMIT').run();
     importer.close();
     await write;
+    expect(await pruned).toEqual({ batches: 0, entries: 0 });
     expect(await store.queryAccessLog({ project: 'proj-a', limit: 10 })).toEqual([entry(1, R)]);
   });
 });
