@@ -40,13 +40,13 @@ export interface BatchDialect {
 }
 
 /**
- * Batch ids per bucket of the per-record table, whose key is (project, bucket, record, batch).
- * A catch-up's inserts land in the newest bucket only, so their cost stays that of a table of at
+ * Batch ids per bucket of the per-record table, whose key starts (project, bucket, record).
+ * A catch-up's writes land in the newest bucket only, so their cost stays that of a table of at
  * most this many batches however long the log grows; keyed by record alone, every catch-up
  * dirtied pages all over the table (on SQLite it took 4× as long by a million entries, and rising).
- * A record query seeks once per bucket the project has (access_log_buckets). On SQLite rows keep
- * the bucket they were written with, so changing this only changes where new batches go; on
- * PostgreSQL it is also the width of each row's bitmap of batches, fixed by its migration.
+ * A record query seeks once per bucket the project has (access_log_buckets). Each store's rows
+ * name their batches by bits counted from their bucket's first (PostgreSQL: a bitmap of the whole
+ * bucket; SQLite: words of 64), so it is fixed by their migrations.
  */
 export const BATCHES_PER_BUCKET = 256;
 

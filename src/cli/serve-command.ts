@@ -4,6 +4,7 @@ import { describeConfig } from '../config/load-config.js';
 import { startService } from '../app/service.js';
 import { configFrom, withSettings } from './config-options.js';
 import { stopOnSignals } from './run-service.js';
+import { tuneServingProcess } from './serving-process.js';
 
 /** Builds the serve command. */
 export function serveCommand(): Command {
@@ -16,6 +17,7 @@ export function serveCommand(): Command {
         process.stdout.write(`${JSON.stringify(describeConfig(config), null, 2)}\n`);
         return;
       }
+      tuneServingProcess();
       const service = await startService(config);
       stopOnSignals(service);
     });

@@ -24,6 +24,7 @@ import type {
   WaitOutcome,
 } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
+import type { ApiKeyRecord } from '../store/store.js';
 import { ETAG_ONLY, type RecordBytes } from '../wire/record-bytes.js';
 import type { FileStore } from '../files/file-store.js';
 import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.js';
@@ -97,7 +98,6 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
 /** Authenticates the request's key, checks `scope` and the rate budget, and returns the project's reader. */
 export async function requireAccess(deps: AccessDeps, request: FastifyRequest, scope: Scope, setHeader: (name: string, value: string) => void): Promise<ProjectReader> {
   const header = request.headers.authorization;
-  const challenge = { 'www-authenticate': 'Bearer realm="compliance-read"' };
   if (header === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
   const m = BEARER.exec(header);
   if (m === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
@@ -108,7 +108,8 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
     throw new ServiceError('unauthorized', `the API key ${why}`, [], challenge);
   }
   const key = verdict.key;
-  request.apiKey = { id: key.id, project: key.project };
+  const door = doorOf(deps, key);
+  request.apiKey = door.identity;
   const rate = await deps.limiter.take(key.id);
   setHeader('ratelimit-limit', String(rate.limit));
   setHeader('ratelimit-remaining', String(rate.remaining));
@@ -119,7 +120,28 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   if (!key.scopes.includes(scope)) {
     throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
   }
-  return projectReader(deps, key.project, key.id, withheldBits(key.scopes));
+  return door.reader;
+}
+
+const challenge = { 'www-authenticate': 'Bearer realm="compliance-read"' };
+
+/** What the door hands on for one key: made once per key record the verifier keeps, not per request. */
+interface KeyDoor {
+  identity: { readonly id: string; readonly project: string };
+  reader: ProjectReader;
+}
+
+const doors = new WeakMap<AccessDeps, WeakMap<ApiKeyRecord, KeyDoor>>();
+
+function doorOf(deps: AccessDeps, key: ApiKeyRecord): KeyDoor {
+  let ofDeps = doors.get(deps);
+  if (ofDeps === undefined) doors.set(deps, (ofDeps = new WeakMap()));
+  let door = ofDeps.get(key);
+  if (door === undefined) {
+    door = { identity: Object.freeze({ id: key.id, project: key.project }), reader: Object.freeze(projectReader(deps, key.project, key.id, withheldBits(key.scopes))) };
+    ofDeps.set(key, door);
+  }
+  return door;
 }
 
 /** The bits of the field classes whose scope `scopes` lacks. */

@@ -11,6 +11,7 @@ import { BACKFILL_CHUNK, BACKFILL_META_KEY } from '../../src/store/changes-backf
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { migrationName } from '../../src/store/schema-migrations.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { SQLITE_ACCESS_LOG_RECORDS_BEFORE_BITS } from '../support/migrations.js';
 import type { Store } from '../../src/store/store.js';
 import { feedSettled, importLines, plainCustomerLine } from '../support/changes-feed.js';
 import { alertLine, executionLine } from '../support/records.js';
@@ -29,8 +30,8 @@ const POSTGRES_FEED_MIGRATION = 9;
 async function dropFeed(h: Harness): Promise<void> {
   if (h.name === 'sqlite') {
     const db = new Database(h.url);
-    // The migrations after the feed's (erasure) go too: they are applied again on open.
-    db.exec('DROP TABLE changes; DROP TABLE erasures; DROP TABLE file_deletions');
+    // The migrations after the feed's (erasure, the access log's rows of bits) go too: they are applied again on open.
+    db.exec(`DROP TABLE changes; DROP TABLE erasures; DROP TABLE file_deletions; ${SQLITE_ACCESS_LOG_RECORDS_BEFORE_BITS}`);
     for (let v = SQLITE_FEED_MIGRATION; v <= SQLITE_MIGRATIONS.length; v++) db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(migrationName(v));
     db.close();
     return;

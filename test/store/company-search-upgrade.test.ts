@@ -11,6 +11,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { migrationName } from '../../src/store/schema-migrations.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { migrationsBefore, SQLITE_ACCESS_LOG_RECORDS_BEFORE_BITS } from '../support/migrations.js';
 import type { CustomerUpsert, Store } from '../../src/store/store.js';
 import { companyRecord, numberedId, type CompanySpec } from '../support/companies.js';
 import { storeHarnesses, type Harness } from '../support/store-harness.js';
@@ -29,8 +30,11 @@ async function untag(store: Store): Promise<void> {
   if (store instanceof SqliteStore) {
     store.db.exec(`DROP TABLE company_search;
       CREATE VIRTUAL TABLE company_search USING fts5(names, ids, tokenize = 'unicode61 remove_diacritics 2');
-      INSERT INTO company_search (rowid, names, ids) SELECT id, search_names, search_ids FROM companies ORDER BY id;`);
-    store.db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(migrationName(SQLITE_MIGRATIONS.length));
+      INSERT INTO company_search (rowid, names, ids) SELECT id, search_names, search_ids FROM companies ORDER BY id;
+      ${SQLITE_ACCESS_LOG_RECORDS_BEFORE_BITS}`);
+    // The tags' migration and those after it (the access log's rows of bits) are applied again on open.
+    const tags = migrationsBefore(SQLITE_MIGRATIONS, 'search_tagged(').length + 1;
+    for (let v = tags; v <= SQLITE_MIGRATIONS.length; v++) store.db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(migrationName(v));
     return;
   }
   if (!(store instanceof PostgresStore)) throw new Error('unknown store');

@@ -7,6 +7,32 @@ import { sqliteStoreError } from './sqlite-errors.js';
 
 const inserts = new WeakMap<Database.Database, Database.Statement>();
 
+/**
+ * Batches per row of the per-record table: the bits of one SQLite integer. A row names its record
+ * in the batches `bucket * BATCHES_PER_BUCKET + word * BATCHES_PER_WORD + n` for each bit n set
+ * (BATCHES_PER_BUCKET is a multiple of it).
+ */
+const BATCHES_PER_WORD = 64;
+const BUCKET_OF = (id: string): string => `${id} / ${BATCHES_PER_BUCKET}`;
+const WORD_OF = (id: string): string => `${id} % ${BATCHES_PER_BUCKET} / ${BATCHES_PER_WORD}`;
+const BIT_OF = (id: string): string => `1 << (${id} % ${BATCHES_PER_WORD})`;
+
+/** Where batch `id` is in the per-record table, for statements given it as parameters (bound as numbers, which SQLite would divide as reals). */
+function placeOf(id: number): { bucket: number; word: number; bit: number } {
+  return { bucket: Math.floor(id / BATCHES_PER_BUCKET), word: Math.floor((id % BATCHES_PER_BUCKET) / BATCHES_PER_WORD), bit: id % BATCHES_PER_WORD };
+}
+/** A row's key, and how a row met again takes the new batches' bits beside its own. */
+const MERGE_BITS = 'ON CONFLICT (project, bucket, record_id, word) DO UPDATE SET bits = bits | excluded.bits';
+const BIT_NUMBERS = JSON.stringify(Array.from({ length: BATCHES_PER_WORD }, (_, n) => n));
+
+/** The ids of the batches the per-record table names for a record (see BatchDialect.recordBatches), one seek per bucket. */
+export function recordBatchesSql(project: string, again: string, record: string): string {
+  return (
+    `SELECT r.bucket * ${BATCHES_PER_BUCKET} + r.word * ${BATCHES_PER_WORD} + n.value FROM access_log_records r, json_each('${BIT_NUMBERS}') n` +
+    ` WHERE r.project = ${project} AND r.bucket IN (SELECT bucket FROM access_log_buckets WHERE project = ${again}) AND r.record_id = ${record} AND (r.bits >> n.value) & 1`
+  );
+}
+
 /** Appends batches, one row each, in one transaction. */
 export function insertAccessLog(db: Database.Database, batches: readonly AccessLogBatch[]): void {
   let insert = inserts.get(db);
@@ -38,12 +64,14 @@ export function indexAccessLog(db: Database.Database, report: (failure: AccessLo
 function indexAllAtOnce(db: Database.Database): number {
   return db
     .transaction(() => {
-      // One writer at a time (immediate transaction): no batch can land between the two statements.
-      // A batch is caught up once, and its record ids are distinct: plain inserts, nothing to ignore.
+      // One writer at a time (immediate transaction): no batch can land between the statements.
+      // Each (batch, record) pair sets its bit in its row; not sorted first: the rows of the newest
+      // bucket stay in the connection's cache, and sorting cost more than it saved.
       db.prepare(
-        `INSERT INTO access_log_records (project, bucket, record_id, batch_id)
-         SELECT b.project, b.id / ${BATCHES_PER_BUCKET}, r.value, b.id FROM access_log_batches b, json_each(b.records) r
-         WHERE b.indexed = 0 ORDER BY 1, 2, 3, 4`,
+        `INSERT INTO access_log_records (project, bucket, record_id, word, bits)
+         SELECT b.project, ${BUCKET_OF('b.id')}, r.value, ${WORD_OF('b.id')}, ${BIT_OF('b.id')} FROM access_log_batches b, json_each(b.records) r
+         WHERE b.indexed = 0
+         ${MERGE_BITS}`,
       ).run();
       db.prepare(`INSERT OR IGNORE INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM access_log_batches WHERE indexed = 0`).run();
       return db.prepare('UPDATE access_log_batches SET indexed = 1 WHERE indexed = 0').run().changes;
@@ -55,13 +83,13 @@ function indexAllAtOnce(db: Database.Database): number {
 function indexOneByOne(db: Database.Database, report: (failure: AccessLogIndexFailure) => void): number {
   const flagged = db.prepare('SELECT id, project, records FROM access_log_batches WHERE indexed = 0 ORDER BY id').all() as { id: number; project: string; records: string }[];
   const mark = db.prepare('UPDATE access_log_batches SET indexed = 1 WHERE id = ? AND indexed = 0');
-  const add = db.prepare('INSERT OR IGNORE INTO access_log_records (project, bucket, record_id, batch_id) VALUES (?, ?, ?, ?)');
+  const add = db.prepare(`INSERT INTO access_log_records (project, bucket, record_id, word, bits) VALUES (@project, @bucket, @record, @word, 1 << @bit) ${MERGE_BITS}`);
   const bucket = db.prepare('INSERT OR IGNORE INTO access_log_buckets (project, bucket) VALUES (?, ?)');
   const one = db.transaction((b: { id: number; project: string; records: string }): number => {
     if (mark.run(b.id).changes === 0) return 0;
-    const at = Math.floor(b.id / BATCHES_PER_BUCKET);
-    for (const r of batchRecordIds(b.records)) add.run(b.project, at, r, b.id);
-    bucket.run(b.project, at);
+    const place = placeOf(b.id);
+    for (const record of batchRecordIds(b.records)) add.run({ project: b.project, record, ...place });
+    bucket.run(b.project, place.bucket);
     return 1;
   });
   let covered = 0;
@@ -94,8 +122,8 @@ export function catchUpAccessLog(db: Database.Database, report?: (failure: Acces
 
 /**
  * Deletes at most `max` caught-up batches whose entries are all older than `before`, project by
- * project along the (project, first_at) index, with their rows in the per-record table and the
- * buckets left empty; one transaction. Returns the batches and entries deleted.
+ * project along the (project, first_at) index, with their bits in the per-record table (and its
+ * rows left with none) and the buckets left empty; one transaction. Returns the batches and entries deleted.
  */
 export function pruneAccessLog(db: Database.Database, before: string, max: number): { batches: number; entries: number } {
   const first = db.prepare('SELECT project FROM access_log_batches ORDER BY project LIMIT 1').pluck();
@@ -104,7 +132,9 @@ export function pruneAccessLog(db: Database.Database, before: string, max: numbe
     `SELECT id, records, json_array_length(entries) AS n FROM access_log_batches
      WHERE project = ? AND first_at < ? AND last_at < ? AND indexed = 1 ORDER BY first_at, id LIMIT ?`,
   );
-  const dropRecord = db.prepare('DELETE FROM access_log_records WHERE project = ? AND bucket = ? AND record_id = ? AND batch_id = ?');
+  const row = 'project = @project AND bucket = @bucket AND record_id = @record AND word = @word';
+  const clearBit = db.prepare(`UPDATE access_log_records SET bits = bits & ~(1 << @bit) WHERE ${row}`);
+  const dropEmpty = db.prepare(`DELETE FROM access_log_records WHERE ${row} AND bits = 0`);
   const dropBatch = db.prepare('DELETE FROM access_log_batches WHERE id = ?');
   const dropBucket = db.prepare('DELETE FROM access_log_buckets WHERE project = ? AND bucket = ? AND NOT EXISTS (SELECT 1 FROM access_log_batches WHERE id >= ? AND id < ? AND project = ?)');
   return db
@@ -114,7 +144,11 @@ export function pruneAccessLog(db: Database.Database, before: string, max: numbe
         const buckets = new Set<number>();
         for (const b of doomed.all(project, before, before, max - done.batches) as { id: number; records: string; n: number }[]) {
           const bucket = Math.floor(b.id / BATCHES_PER_BUCKET);
-          for (const record of JSON.parse(b.records) as string[]) dropRecord.run(project, bucket, record, b.id);
+          const place = placeOf(b.id);
+          for (const record of JSON.parse(b.records) as string[]) {
+            clearBit.run({ project, record, ...place });
+            dropEmpty.run({ project, record, ...place });
+          }
           dropBatch.run(b.id);
           buckets.add(bucket);
           done.batches++;

@@ -251,6 +251,25 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   INSERT INTO company_search (rowid, names, ids)
     SELECT id, search_tagged(project, search_names), search_tagged(project, search_ids) FROM companies ORDER BY id;
   `,
+  `
+  -- The per-record table holds one row per record, bucket and word of 64 of the bucket's batches,
+  -- the word's batches naming the record as bits (bit n: batch bucket * 256 + word * 64 + n), not
+  -- one row per record and batch: a record read in many batches (a page served again, a hot
+  -- record) is one row updated in place, as on PostgreSQL.
+  CREATE TABLE access_log_record_bits (
+    project   TEXT NOT NULL,
+    bucket    INTEGER NOT NULL,
+    record_id TEXT NOT NULL,
+    word      INTEGER NOT NULL,
+    bits      INTEGER NOT NULL,
+    PRIMARY KEY (project, bucket, record_id, word)
+  ) WITHOUT ROWID;
+  INSERT INTO access_log_record_bits (project, bucket, record_id, word, bits)
+    SELECT project, batch_id / 256, record_id, batch_id % 256 / 64, sum(DISTINCT 1 << (batch_id % 64))
+    FROM access_log_records GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4;
+  DROP TABLE access_log_records;
+  ALTER TABLE access_log_record_bits RENAME TO access_log_records;
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */

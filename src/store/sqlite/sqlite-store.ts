@@ -37,7 +37,7 @@ import type {
 import { ChangeEpochs } from '../change-epochs.js';
 import { versionOutcome } from '../version-outcome.js';
 import { migrateSqlite, sqliteSchemaVersion } from './migrations.js';
-import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog } from './access-log-rows.js';
+import { catchUpAccessLog, countAccessLogBefore, insertAccessLog, pruneAccessLog, recordBatchesSql } from './access-log-rows.js';
 import { IndexFailureListeners, queryBatches, type BatchDialect, type BatchRow } from '../../access-log/batches.js';
 import { guardedAnswer, guardedSync, sqliteStoreError } from './sqlite-errors.js';
 import { AccessLogThread } from './access-log-thread.js';
@@ -61,8 +61,7 @@ type Statement = Database.Statement<unknown[], unknown>;
 const SQLITE_BATCHES: BatchDialect = {
   placeholder: () => '?',
   unindexed: 'indexed = 0',
-  recordBatches: (project, again, record) =>
-    `SELECT batch_id FROM access_log_records WHERE project = ${project} AND bucket IN (SELECT bucket FROM access_log_buckets WHERE project = ${again}) AND record_id = ${record}`,
+  recordBatches: recordBatchesSql,
 };
 const COMPANY_SQL = perFields((fields) => `SELECT ${selectFields(fields)} FROM customers WHERE project = ? AND customer_key = ? AND is_company = 1`);
 const ALERT_SQL = perFields((fields) => `SELECT ${selectFields(fields)} FROM alerts WHERE project = ? AND alert_key = ?`);

@@ -6,9 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accessLogEntry } from '../../support/access-log-entries.js';
 import type { AccessLogEntry } from '../../../src/access-log/access-log.js';
 import { catchUpAccessLog, indexAccessLog } from '../../../src/store/sqlite/access-log-rows.js';
-import { SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
+import { addMigrationFunctions, SQLITE_MIGRATIONS } from '../../../src/store/sqlite/migrations.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { BATCHES_PER_BUCKET, batchesOf } from '../../../src/access-log/batches.js';
+import { migrationsBefore } from '../../support/migrations.js';
 
 const R = 'b60ddc19-889c-4558-b23a-fa4bb2737124';
 const entry = (minute: number, recordId: string | null, project = 'proj-a'): AccessLogEntry => accessLogEntry(minute, recordId, project);
@@ -36,8 +37,8 @@ describe('the access log in batches', () => {
     expect(await minutes({ since: '2026-03-01T10:03:00.000Z', until: '2026-03-01T10:05:00.000Z' })).toEqual([3, 4]);
     expect(indexAccessLog(writer)).toBe(1);
     expect(await minutes()).toEqual([0, 3, 4, 5]);
-    // One row per record per batch: R and "other" in the first proj-a batch, R in proj-b's and in the second.
-    expect(writer.prepare('SELECT count(*) AS n FROM access_log_records').get()).toEqual({ n: 4 });
+    // One row per record and word of batches: R's in proj-a names both of its batches, then "other", then R in proj-b.
+    expect(writer.prepare('SELECT count(*) AS n FROM access_log_records').get()).toEqual({ n: 3 });
     // Another project's read of the same id stays in that project.
     expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-2']);
     writer.close();
@@ -106,6 +107,37 @@ describe('the access log in batches', () => {
     expect(found.sort()).toEqual(['q-0', 'q-100', 'q-200', 'q-300', 'q-400', 'q-500']);
   });
 
+  it('names a record in each batch that read it, at every bit of its rows, across catch-ups and after a prune', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    store = await openSqliteStore(file);
+    const writer = new Database(file);
+    // Every batch reads R: the run covers every bit of a word (the 64th is SQLite's sign bit) and
+    // two buckets; caught up in two parts that share a word, so the second ORs into rows of the first.
+    const n = BATCHES_PER_BUCKET + 100;
+    const at = (i: number): string => `2020-01-01T00:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`;
+    const write = async (from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i++) await store!.appendAccessLog(batchesOf([{ ...entry(0, R), at: at(i), requestId: `q-${i}` }, { ...entry(0, `only-${i}`), at: at(i) }]));
+    };
+    await write(0, 150);
+    expect(indexAccessLog(writer)).toBe(150);
+    await write(150, n);
+    expect(indexAccessLog(writer)).toBe(n - 150);
+    const found = async (): Promise<string[]> => (await store!.queryAccessLog({ project: 'proj-a', recordId: R, limit: 1000 })).map((e) => e.requestId);
+    expect(await found()).toEqual(Array.from({ length: n }, (_, i) => `q-${i}`));
+    const rowsOf = (record: string): unknown => writer.prepare('SELECT count(*) FROM access_log_records WHERE record_id = ?').pluck().get(record);
+    // A row per word of a bucket holding any of the batches (ids from 1).
+    const words = (first: number, last: number): number => new Set(Array.from({ length: last - first + 1 }, (_, i) => `${Math.floor((first + i) / BATCHES_PER_BUCKET)}:${Math.floor(((first + i) % BATCHES_PER_BUCKET) / 64)}`)).size;
+    expect(rowsOf(R)).toBe(words(1, n));
+    expect((await store.queryAccessLog({ project: 'proj-a', recordId: 'only-63', limit: 10 })).length).toBe(1);
+    // Pruning the first 200 batches clears their bits, and rows left with none go.
+    expect(await store.pruneAccessLog(at(200), 1000)).toEqual({ batches: 200, entries: 400 });
+    expect(await found()).toEqual(Array.from({ length: n - 200 }, (_, i) => `q-${i + 200}`));
+    expect(rowsOf('only-10')).toBe(0);
+    expect(rowsOf(R)).toBe(words(201, n));
+    writer.close();
+  });
+
   it('checkpoints the file after each catch-up, which the serving connection leaves to it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
     const file = join(dir, 'store.db');
@@ -150,6 +182,32 @@ describe('the access log in batches', () => {
     expect(indexAccessLog(db)).toBe(2); // a batch per project, indexed by the worker's next catch-up
     db.close();
     expect((await store.queryAccessLog({ project: 'proj-b', recordId: R, limit: 100 })).map((e) => e.requestId)).toEqual(['r-proj-b-4']);
+  });
+
+  it('keeps the batches each record was read in when a file with a row per record and batch is migrated to rows of bits', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-al-'));
+    const file = join(dir, 'store.db');
+    const old = new Database(file);
+    addMigrationFunctions(old);
+    for (const [v, sql] of migrationsBefore(SQLITE_MIGRATIONS, 'CREATE TABLE access_log_record_bits').entries()) {
+      old.exec(sql);
+      old.pragma(`user_version = ${v + 1}`);
+    }
+    // Batch ids 1..300, each read R; the earlier layout's rows, as its catch-up wrote them.
+    const batch = old.prepare("INSERT INTO access_log_batches (id, project, first_at, last_at, entries, records, indexed) VALUES (?, 'proj-a', ?, ?, ?, ?, 1)");
+    const row = old.prepare("INSERT INTO access_log_records (project, bucket, record_id, batch_id) VALUES ('proj-a', ?, ?, ?)");
+    const bucket = old.prepare("INSERT OR IGNORE INTO access_log_buckets (project, bucket) VALUES ('proj-a', ?)");
+    for (let id = 1; id <= 300; id++) {
+      const e = { ...entry(0, R), requestId: `q-${id}` };
+      batch.run(id, e.at, e.at, JSON.stringify([[e.at, e.keyId, e.route, e.recordId, e.status, e.requestId, e.client]]), JSON.stringify([R]));
+      row.run(Math.floor(id / 256), R, id);
+      bucket.run(Math.floor(id / 256));
+    }
+    old.close();
+    store = await openSqliteStore(file);
+    const found = (await store.queryAccessLog({ project: 'proj-a', recordId: R, limit: 1000 })).map((e) => e.requestId);
+    expect(found.sort()).toEqual(Array.from({ length: 300 }, (_, i) => `q-${i + 1}`).sort());
+    expect(store.db.prepare('SELECT count(*) FROM access_log_records').pluck().get()).toBe(5); // words 0-3 of bucket 0, word 0 of bucket 1
   });
 
   it('writes and prunes on its own thread while another connection holds the write lock: reads go on, and the write lands once the lock is let go', async () => {
