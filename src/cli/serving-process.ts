@@ -8,7 +8,7 @@ const FLAG = 'parallel-scavenge';
  * Young-generation collections run by the serving thread alone. Shared with V8's helper threads,
  * a collection's pause lasts until every helper has been given a core, and under load the cores
  * are taken by the store's and the access log's threads and by other processes; every request in
- * flight waits out that pause (bench/results/2026-11-28-scavenge.md). V8 reads this flag at each
+ * flight waits out that pause (bench/results/2026-11-28-log-bits.md). V8 reads this flag at each
  * collection, so setting it after start takes effect. A node flag or NODE_OPTIONS naming it wins.
  * Returns whether it was set here.
  */

@@ -10,6 +10,7 @@ import { ServiceError } from '../contract/error-codes.js';
 import type {
   AlertCountFilter,
   AlertFilter,
+  ApiKeyRecord,
   AlertPosition,
   ChangePosition,
   CompanyFilter,
@@ -24,7 +25,6 @@ import type {
   WaitOutcome,
 } from '../store/store.js';
 import type { Scope } from '../store/api-keys.js';
-import type { ApiKeyRecord } from '../store/store.js';
 import { ETAG_ONLY, type RecordBytes } from '../wire/record-bytes.js';
 import type { FileStore } from '../files/file-store.js';
 import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.js';

@@ -17,7 +17,7 @@ const BUCKET_OF = (id: string): string => `${id} / ${BATCHES_PER_BUCKET}`;
 const WORD_OF = (id: string): string => `${id} % ${BATCHES_PER_BUCKET} / ${BATCHES_PER_WORD}`;
 const BIT_OF = (id: string): string => `1 << (${id} % ${BATCHES_PER_WORD})`;
 
-/** Where batch `id` is in the per-record table, for statements given it as parameters (bound as numbers, which SQLite would divide as reals). */
+/** Where batch `id` is in the per-record table, for statements given it as parameters: bound from JavaScript numbers, SQLite would divide them as reals. */
 function placeOf(id: number): { bucket: number; word: number; bit: number } {
   return { bucket: Math.floor(id / BATCHES_PER_BUCKET), word: Math.floor((id % BATCHES_PER_BUCKET) / BATCHES_PER_WORD), bit: id % BATCHES_PER_WORD };
 }
@@ -143,14 +143,14 @@ export function pruneAccessLog(db: Database.Database, before: string, max: numbe
       for (let project = first.get() as string | undefined; project !== undefined && done.batches < max; project = next.get(project) as string | undefined) {
         const buckets = new Set<number>();
         for (const b of doomed.all(project, before, before, max - done.batches) as { id: number; records: string; n: number }[]) {
-          const bucket = Math.floor(b.id / BATCHES_PER_BUCKET);
           const place = placeOf(b.id);
-          for (const record of JSON.parse(b.records) as string[]) {
+          // The ids as a catch-up keyed them (see batchRecordIds).
+          for (const record of batchRecordIds(b.records)) {
             clearBit.run({ project, record, ...place });
             dropEmpty.run({ project, record, ...place });
           }
           dropBatch.run(b.id);
-          buckets.add(bucket);
+          buckets.add(place.bucket);
           done.batches++;
           done.entries += b.n;
         }
