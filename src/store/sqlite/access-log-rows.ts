@@ -47,7 +47,7 @@ export function insertAccessLog(db: Database.Database, batches: readonly AccessL
 }
 
 /**
- * Adds the batches not yet in the per-record table to it, in key order; returns how many batches
+ * Adds the batches not yet in the per-record table to it; returns how many batches
  * it covered. When the one transaction fails for another reason than a file it cannot use now, the
  * batches are caught up one at a time, so a batch it cannot read never holds back the others;
  * each failure is given to `report` (a batch failing alone stays flagged for the next catch-up).
@@ -73,7 +73,7 @@ function indexAllAtOnce(db: Database.Database): number {
          WHERE b.indexed = 0
          ${MERGE_BITS}`,
       ).run();
-      db.prepare(`INSERT OR IGNORE INTO access_log_buckets (project, bucket) SELECT DISTINCT project, id / ${BATCHES_PER_BUCKET} FROM access_log_batches WHERE indexed = 0`).run();
+      db.prepare(`INSERT OR IGNORE INTO access_log_buckets (project, bucket) SELECT DISTINCT project, ${BUCKET_OF('id')} FROM access_log_batches WHERE indexed = 0`).run();
       return db.prepare('UPDATE access_log_batches SET indexed = 1 WHERE indexed = 0').run().changes;
     })
     .immediate();
