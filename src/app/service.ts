@@ -77,7 +77,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     corsOrigins: config.corsOrigins,
     consoleDir: CONSOLE_DIR,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
-    answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, (kind, outcome) => metrics.answerCache.inc({ kind, outcome })),
+    answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, (kind, outcome) => metrics.answerCache.inc(kind, outcome)),
     ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel },
     plugins: [
       requestMetrics(metrics),

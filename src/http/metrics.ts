@@ -4,7 +4,9 @@
  * Names and labels are listed in docs/operations.md.
  */
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { CellHistogram, type HistogramCell } from './cell-histogram.js';
+import { PairCounter } from './pair-counter.js';
 import type { ListPageCacheObserver } from '../store/list-page-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoreObserver } from '../store/timed-store.js';
@@ -15,13 +17,13 @@ import type { RateDecision, RateLimiter } from './rate-limit.js';
 export interface Metrics {
   registry: Registry;
   httpRequests: Counter<'route' | 'method' | 'status'>;
-  httpDuration: Histogram<'route' | 'method' | 'status'>;
-  storeDuration: Histogram<'operation' | 'outcome'>;
+  httpDuration: CellHistogram<'route' | 'method' | 'status'>;
+  storeDuration: CellHistogram<'operation' | 'outcome'>;
   rateLimitRejections: Counter;
   rateLimiterFailOpen: Counter;
   accessLogIndexFailures: Counter<'scope'>;
-  listPageCache: Counter<'list' | 'outcome'>;
-  answerCache: Counter<'kind' | 'outcome'>;
+  listPageCache: PairCounter<'list', 'outcome'>;
+  answerCache: PairCounter<'kind', 'outcome'>;
   connectionsCut: Counter<'reason'>;
 }
 
@@ -43,13 +45,18 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const httpDuration = new Histogram({
-    name: 'crs_http_request_duration_seconds',
-    help: 'time from receiving a request to finishing its response, by route pattern, method and status code',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+  const httpDuration = new CellHistogram<'route' | 'method' | 'status'>(
+    'crs_http_request_duration_seconds',
+    'time from receiving a request to finishing its response, by route pattern, method and status code',
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+  registry.registerMetric(httpDuration.asMetric());
+  const storeDuration = new CellHistogram<'operation' | 'outcome'>(
+    'crs_store_query_duration_seconds',
+    'time of one store call, by operation (store method) and outcome (ok or error)',
+    [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+  );
+  registry.registerMetric(storeDuration.asMetric());
   return {
     registry,
     // Read from the duration histogram's counts when scraped: one labelled observation per request, not two.
@@ -58,20 +65,13 @@ export function createMetrics(): Metrics {
       help: 'HTTP requests answered, by route pattern, method and status code',
       labelNames: ['route', 'method', 'status'] as const,
       registers,
-      async collect() {
-        const counts = (await httpDuration.get()).values.filter((v) => v.metricName === 'crs_http_request_duration_seconds_count');
+      collect() {
         this.reset();
-        for (const v of counts) this.inc(v.labels as Partial<Record<'route' | 'method' | 'status', string>>, v.value);
+        for (const { labels, count } of httpDuration.counts()) this.inc(labels, count);
       },
     }),
     httpDuration,
-    storeDuration: new Histogram({
-      name: 'crs_store_query_duration_seconds',
-      help: 'time of one store call, by operation (store method) and outcome (ok or error)',
-      labelNames: ['operation', 'outcome'] as const,
-      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-      registers,
-    }),
+    storeDuration,
     rateLimitRejections: new Counter({
       name: 'crs_rate_limit_rejections_total',
       help: 'requests refused with 429: the API key, or the client address for refused answers, had no tokens left',
@@ -88,13 +88,13 @@ export function createMetrics(): Metrics {
       labelNames: ['scope'] as const,
       registers,
     }),
-    listPageCache: new Counter({
+    listPageCache: new PairCounter({
       name: 'crs_list_page_cache_total',
       help: 'list pages asked of the page cache, by list (alerts, companies, executions, alert-counts) and outcome (hit; miss; stale: the project changed since it was read)',
       labelNames: ['list', 'outcome'] as const,
       registers,
     }),
-    answerCache: new Counter({
+    answerCache: new PairCounter({
       name: 'crs_answer_cache_total',
       help: 'company and alert reads by id, by kind (company, alert) and outcome (hit: the kept answer sent; miss: none kept; stale: the record or its signed URLs changed since it was kept)',
       labelNames: ['kind', 'outcome'] as const,
@@ -119,9 +119,17 @@ export function countCuts(metrics: Metrics): (reason: CutReason) => void {
 /** A plugin recording every answered request by its route pattern and status code. */
 export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void {
   return (app) => {
+    // Route pattern → method → status → cell: three map lookups per answer.
+    const cells = new Map<string, Map<string, Map<number, HistogramCell<'route' | 'method' | 'status'>>>>();
     app.addHook('onResponse', (request, reply, done) => {
-      const labels = { route: request.routeOptions.url ?? UNMATCHED, method: request.method, status: String(reply.statusCode) };
-      metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+      const route = request.routeOptions.url ?? UNMATCHED;
+      let methods = cells.get(route);
+      if (methods === undefined) cells.set(route, (methods = new Map()));
+      let statuses = methods.get(request.method);
+      if (statuses === undefined) methods.set(request.method, (statuses = new Map()));
+      let cell = statuses.get(reply.statusCode);
+      if (cell === undefined) statuses.set(reply.statusCode, (cell = metrics.httpDuration.cell({ route, method: request.method, status: String(reply.statusCode) })));
+      cell.observe(reply.elapsedTime / 1000);
       done();
     });
   };
@@ -129,12 +137,17 @@ export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void
 
 /** The observer that feeds store call timings (src/store/timed-store.ts) into the histogram. */
 export function storeObserver(metrics: Metrics): StoreObserver {
-  return (operation, outcome, seconds) => metrics.storeDuration.observe({ operation, outcome }, seconds);
+  const cells = new Map<string, { ok?: HistogramCell<'operation' | 'outcome'>; error?: HistogramCell<'operation' | 'outcome'> }>();
+  return (operation, outcome, seconds) => {
+    let ofOperation = cells.get(operation);
+    if (ofOperation === undefined) cells.set(operation, (ofOperation = {}));
+    (ofOperation[outcome] ??= metrics.storeDuration.cell({ operation, outcome })).observe(seconds);
+  };
 }
 
 /** The observer that counts list page cache outcomes (src/store/list-page-cache.ts). */
 export function listPageCacheObserver(metrics: Metrics): ListPageCacheObserver {
-  return (list, outcome) => metrics.listPageCache.inc({ list, outcome });
+  return (list, outcome) => metrics.listPageCache.inc(list, outcome);
 }
 
 /** Counts each failed catch-up of the store's access log per-record table. */
