@@ -24,3 +24,22 @@ export function nextPageUrl(path: string, params: Parameters, cursor: string): s
   search.append('cursor', cursor);
   return `${path}?${search.toString()}`;
 }
+
+const filtersOf = new WeakMap<Parameters, { filter: object; json: string }>();
+
+/**
+ * A list's store filter of checked parameters and the filter's JSON, made once per parameters
+ * object: a URL asked again brings the same one (parsed-urls.ts), so its filter is not rebuilt
+ * nor serialized again. The filter is frozen, as the store and the page cache only read it.
+ */
+export function listFilterOf<F extends object>(params: Parameters, make: (params: Parameters) => F): { filter: F; json: string } {
+  let kept = filtersOf.get(params);
+  if (kept === undefined) {
+    const filter = make(params);
+    for (const value of Object.values(filter)) if (Array.isArray(value)) Object.freeze(value);
+    Object.freeze(filter);
+    kept = { filter, json: JSON.stringify(filter) };
+    filtersOf.set(params, kept);
+  }
+  return kept as { filter: F; json: string };
+}

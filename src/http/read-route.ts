@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../contract/operations.js';
 import { requireAccess, type AccessDeps, type ProjectReader } from './access.js';
-import { parseParameters, type Parameters } from './parameters.js';
+import type { Parameters } from './parameters.js';
+import { parametersOf } from './parsed-urls.js';
 
 /** What a read handler is given: never the store itself, only the project's reader. */
 export interface ReadContext {
@@ -21,7 +22,7 @@ export function routePath(basePath: string, path: string): string {
 export function readRoute(app: FastifyInstance, deps: AccessDeps, basePath: string, op: Operation, handler: (ctx: ReadContext) => Promise<void>): void {
   app.get(routePath(basePath, op.path), async (request, reply) => {
     const reader = await requireAccess(deps, request, op.scope, (name, value) => void reply.header(name, value));
-    const params = parseParameters(op, request.params as Record<string, string>, request.url);
+    const params = parametersOf(op, request.params as Record<string, string>, request.url);
     await handler({ request, reply, reader, params });
   });
 }

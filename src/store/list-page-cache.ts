@@ -38,6 +38,26 @@ function sizeOfCounts(counts: ReadonlyMap<string, number>): number {
   return ROW_OVERHEAD * (1 + counts.size);
 }
 
+const jsonOfObject = new WeakMap<object, string>();
+
+/**
+ * The entry's key: the JSON of [list, project, ...args]. An object among the args (a filter, the
+ * fields read) is serialized once: a page asked again brings the same frozen filter (the list
+ * routes keep it with the URL's parameters) and the same fields.
+ */
+function keyOf(list: ListName, project: string, args: readonly unknown[]): string {
+  let key = `[${JSON.stringify(list)},${JSON.stringify(project)}`;
+  for (const arg of args) {
+    if (typeof arg !== 'object' || arg === null || !Object.isFrozen(arg)) key += `,${JSON.stringify(arg ?? null)}`;
+    else {
+      let json = jsonOfObject.get(arg);
+      if (json === undefined) jsonOfObject.set(arg, (json = JSON.stringify(arg)));
+      key += `,${json}`;
+    }
+  }
+  return `${key}]`;
+}
+
 /**
  * Wraps `store` so its listAlerts, listCompanies, listExecutions and countAlerts answer from memory
  * while the project is unchanged; every other member passes through. `maxBytes` 0 returns the store
@@ -48,7 +68,7 @@ export function withListPageCache(store: Store, maxBytes: number, observe?: List
   const cache = new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.size });
 
   async function cached<V>(list: ListName, project: string, args: readonly unknown[], read: () => Promise<V>, sizeOf: (value: V) => number): Promise<V> {
-    const key = JSON.stringify([list, project, ...args]);
+    const key = keyOf(list, project, args);
     const hit = cache.get(key);
     const epoch = await store.changeEpoch(project);
     if (hit !== undefined && hit.epoch === epoch) {

@@ -7,7 +7,7 @@ import { pickEncoding } from '../accept.js';
 import { decodeCursor } from '../cursors.js';
 import type { Parameters } from '../parameters.js';
 import { sendListPage } from '../list-page.js';
-import { instantOf } from '../list-query.js';
+import { instantOf, listFilterOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { RouteDeps } from './send-record.js';
 
@@ -18,10 +18,10 @@ export const UNASSIGNED = 'none';
 /** Registers the alert list operation. */
 export function alertsListRoute(deps: RouteDeps): void {
   readRoute(deps.app, deps.access, deps.basePath, OP, async ({ request, reply, reader, params }) => {
-    const filter = filterOf(params);
+    const { filter, json } = listFilterOf(params, filterOf);
     const limit = (params.query.limit as number | undefined) ?? DEFAULT_PAGE_SIZE;
     // The cursor is bound to the operation, the project, the filters, the sort and the order.
-    const queryId = JSON.stringify(['alerts', reader.project, filter]);
+    const queryId = `["alerts",${JSON.stringify(reader.project)},${json}]`;
     let after: AlertPosition | undefined;
     const cursor = params.query.cursor as string | undefined;
     if (cursor !== undefined) {

@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import type { CompanyFilter, CompanyPosition } from '../../store/store.js';
 import { decodeCursor } from '../cursors.js';
 import { sendListPage } from '../list-page.js';
-import { instantOf } from '../list-query.js';
+import { instantOf, listFilterOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
@@ -15,10 +15,10 @@ const OP = OPERATIONS.listCompanies;
 /** Registers the company list operation. */
 export function companiesListRoute(deps: RouteDeps): void {
   readRoute(deps.app, deps.access, deps.basePath, OP, async ({ request, reply, reader, params }) => {
-    const filter = filterOf(params);
+    const { filter, json } = listFilterOf(params, filterOf);
     const limit = (params.query.limit as number | undefined) ?? DEFAULT_PAGE_SIZE;
     // The cursor is bound to the project, the filters and the search that produced it.
-    const queryId = JSON.stringify(['companies', reader.project, filter]);
+    const queryId = `["companies",${JSON.stringify(reader.project)},${json}]`;
     let after: CompanyPosition | undefined;
     const cursor = params.query.cursor as string | undefined;
     if (cursor !== undefined) {

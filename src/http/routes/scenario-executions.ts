@@ -5,7 +5,7 @@ import { recordKey } from '../../contract/record-key.js';
 import type { ExecutionFilter, ExecutionPosition } from '../../store/store.js';
 import { decodeCursor } from '../cursors.js';
 import { sendListPage } from '../list-page.js';
-import { instantOf } from '../list-query.js';
+import { instantOf, listFilterOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
@@ -17,10 +17,10 @@ const OP = OPERATIONS.getCustomerScenarioExecutions;
 export function scenarioExecutionsRoute(deps: RouteDeps): void {
   readRoute(deps.app, deps.access, deps.basePath, OP, async ({ request, reply, reader, params }) => {
     const customerId = params.path.customerId!;
-    const filter = filterOf(params);
+    const { filter, json } = listFilterOf(params, filterOf);
     const limit = (params.query.limit as number | undefined) ?? DEFAULT_PAGE_SIZE;
     // The cursor is bound to the project, customer and filters that produced it.
-    const queryId = JSON.stringify([reader.project, recordKey(customerId), filter]);
+    const queryId = `[${JSON.stringify(reader.project)},${JSON.stringify(recordKey(customerId))},${json}]`;
     let after: ExecutionPosition | undefined;
     const cursor = params.query.cursor as string | undefined;
     if (cursor !== undefined) {
