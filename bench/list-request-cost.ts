@@ -1,13 +1,14 @@
 /**
  * What a list request costs before its page is found: the query checked, the store filter built,
  * the cursor's query id and the page cache's key serialized. Each time against once per URL asked
- * again (parametersOf, listFilterOf and the page cache's key of a frozen filter).
+ * again (parametersOf, listFilterOf, and frozenJson as the page cache's key takes it).
  * Run: node --import tsx bench/list-request-cost.ts
  */
 import { OPERATIONS } from '../src/contract/operations.js';
 import { listFilterOf } from '../src/http/list-query.js';
 import { parseParameters, type Parameters } from '../src/http/parameters.js';
 import { parametersOf } from '../src/http/parsed-urls.js';
+import { frozenJson } from '../src/store/frozen-json.js';
 import { nsPerCall, report } from './per-call.js';
 
 const op = OPERATIONS.listAlerts;
@@ -33,6 +34,6 @@ report('a list request before its page (40 URLs in turn)', [
     const params = parametersOf(op, {}, urls[i % 40]!);
     const { json } = listFilterOf(params, filterOf);
     const queryId = `["alerts",${JSON.stringify(project)},${json}]`;
-    return queryId.length + `["alerts",${JSON.stringify(project)},${json},null,51,${JSON.stringify(fields)}]`.length;
+    return queryId.length + `["alerts",${JSON.stringify(project)},${json},null,51,${frozenJson(fields)}]`.length;
   })],
 ]);

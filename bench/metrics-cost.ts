@@ -5,7 +5,8 @@
  * Run: node --import tsx bench/metrics-cost.ts
  */
 import { Counter, Histogram, Registry } from 'prom-client';
-import { CellHistogram, type HistogramCell } from '../src/http/cell-histogram.js';
+import { CellHistogram } from '../src/http/cell-histogram.js';
+import { routeCells } from '../src/http/metrics.js';
 import { PairCounter } from '../src/http/pair-counter.js';
 import { nsPerCall, report } from './per-call.js';
 
@@ -16,22 +17,11 @@ const seconds = Array.from({ length: 1024 }, (_, i) => (i % 97) / 10_000);
 const lists = ['alerts', 'companies', 'executions'];
 
 const histogram = new Histogram({ name: 'h_seconds', help: 'h', labelNames: ['route', 'method', 'status'] as const, buckets: BOUNDS, registers: [new Registry()] });
-const cells = new CellHistogram<'route' | 'method' | 'status'>('c_seconds', 'c', BOUNDS);
-// As src/http/metrics.ts finds a cell: route → method → status.
-const found = new Map<string, Map<string, Map<number, HistogramCell<'route' | 'method' | 'status'>>>>();
-function cellOf(route: string, method: string, status: number): HistogramCell<'route' | 'method' | 'status'> {
-  let methods = found.get(route);
-  if (methods === undefined) found.set(route, (methods = new Map()));
-  let byStatus = methods.get(method);
-  if (byStatus === undefined) methods.set(method, (byStatus = new Map()));
-  let cell = byStatus.get(status);
-  if (cell === undefined) byStatus.set(status, (cell = cells.cell({ route, method, status: String(status) })));
-  return cell;
-}
+const cellOf = routeCells(new CellHistogram<'route' | 'method' | 'status'>('c_seconds', 'c', BOUNDS));
 
 report('one answer timed (6 routes, 3 statuses)', [
   ['prom-client Histogram.observe', nsPerCall((i) => histogram.observe({ route: routes[i % 6]!, method: 'GET', status: String(statuses[i % 6]) }, seconds[i & 1023]!))],
-  ['CellHistogram: cell found, observed', nsPerCall((i) => cellOf(routes[i % 6]!, 'GET', statuses[i % 6]!).observe(seconds[i & 1023]!))],
+  ['CellHistogram: cell found (routeCells), observed', nsPerCall((i) => cellOf(routes[i % 6]!, 'GET', statuses[i % 6]!).observe(seconds[i & 1023]!))],
 ]);
 
 const counter = new Counter({ name: 'k_total', help: 'k', labelNames: ['list', 'outcome'] as const, registers: [new Registry()] });

@@ -1,6 +1,7 @@
 /** Pieces every keyset-paged list route shares: its instant bounds and the URL of its next page. */
 import { ServiceError } from '../contract/error-codes.js';
 import { instantKey, isDateTime } from '../contract/index.js';
+import { frozenJson } from '../store/frozen-json.js';
 import type { Parameters } from './parameters.js';
 
 /** The instant key of a bound parameter (`name` is named when it is not a real instant); a plain date means midnight UTC. */
@@ -30,7 +31,8 @@ const filtersOf = new WeakMap<Parameters, { filter: object; json: string }>();
 /**
  * A list's store filter of checked parameters and the filter's JSON, made once per parameters
  * object: a URL asked again brings the same one (parsed-urls.ts), so its filter is not rebuilt
- * nor serialized again. The filter is frozen, as the store and the page cache only read it.
+ * nor serialized again. The filter is frozen, as the store and the page cache only read it; the
+ * page cache's key takes the same JSON (frozenJson).
  */
 export function listFilterOf<F extends object>(params: Parameters, make: (params: Parameters) => F): { filter: F; json: string } {
   let kept = filtersOf.get(params);
@@ -38,7 +40,7 @@ export function listFilterOf<F extends object>(params: Parameters, make: (params
     const filter = make(params);
     for (const value of Object.values(filter)) if (Array.isArray(value)) Object.freeze(value);
     Object.freeze(filter);
-    kept = { filter, json: JSON.stringify(filter) };
+    kept = { filter, json: frozenJson(filter) };
     filtersOf.set(params, kept);
   }
   return kept as { filter: F; json: string };

@@ -17,7 +17,7 @@ import type { RateDecision, RateLimiter } from './rate-limit.js';
 export interface Metrics {
   registry: Registry;
   httpRequests: Counter<'route' | 'method' | 'status'>;
-  httpDuration: CellHistogram<'route' | 'method' | 'status'>;
+  httpDuration: CellHistogram<RouteLabel>;
   storeDuration: CellHistogram<'operation' | 'outcome'>;
   rateLimitRejections: Counter;
   rateLimiterFailOpen: Counter;
@@ -116,20 +116,28 @@ export function countCuts(metrics: Metrics): (reason: CutReason) => void {
   return (reason) => metrics.connectionsCut.inc({ reason: CUT_LABELS[reason] });
 }
 
+type RouteLabel = 'route' | 'method' | 'status';
+
+/** Finds the cell of a route pattern, method and status: three map lookups, a cell made on first use. */
+export function routeCells(histogram: CellHistogram<RouteLabel>): (route: string, method: string, status: number) => HistogramCell<RouteLabel> {
+  const cells = new Map<string, Map<string, Map<number, HistogramCell<RouteLabel>>>>();
+  return (route, method, status) => {
+    let methods = cells.get(route);
+    if (methods === undefined) cells.set(route, (methods = new Map()));
+    let statuses = methods.get(method);
+    if (statuses === undefined) methods.set(method, (statuses = new Map()));
+    let cell = statuses.get(status);
+    if (cell === undefined) statuses.set(status, (cell = histogram.cell({ route, method, status: String(status) })));
+    return cell;
+  };
+}
+
 /** A plugin recording every answered request by its route pattern and status code. */
 export function requestMetrics(metrics: Metrics): (app: FastifyInstance) => void {
   return (app) => {
-    // Route pattern → method → status → cell: three map lookups per answer.
-    const cells = new Map<string, Map<string, Map<number, HistogramCell<'route' | 'method' | 'status'>>>>();
+    const cellOf = routeCells(metrics.httpDuration);
     app.addHook('onResponse', (request, reply, done) => {
-      const route = request.routeOptions.url ?? UNMATCHED;
-      let methods = cells.get(route);
-      if (methods === undefined) cells.set(route, (methods = new Map()));
-      let statuses = methods.get(request.method);
-      if (statuses === undefined) methods.set(request.method, (statuses = new Map()));
-      let cell = statuses.get(reply.statusCode);
-      if (cell === undefined) statuses.set(reply.statusCode, (cell = metrics.httpDuration.cell({ route, method: request.method, status: String(reply.statusCode) })));
-      cell.observe(reply.elapsedTime / 1000);
+      cellOf(request.routeOptions.url ?? UNMATCHED, request.method, reply.statusCode).observe(reply.elapsedTime / 1000);
       done();
     });
   };

@@ -6,6 +6,7 @@
  * per request (a document URL) is still signed per request.
  */
 import { LRUCache } from 'lru-cache';
+import { frozenJson } from './frozen-json.js';
 import type { Store, StoredAlertSummary, StoredCompany, StoredExecution } from './store.js';
 
 /** What the cache counts, for /metrics. */
@@ -38,23 +39,14 @@ function sizeOfCounts(counts: ReadonlyMap<string, number>): number {
   return ROW_OVERHEAD * (1 + counts.size);
 }
 
-const jsonOfObject = new WeakMap<object, string>();
-
 /**
  * The entry's key: the JSON of [list, project, ...args]. An object among the args (a filter, the
- * fields read) is serialized once: a page asked again brings the same frozen filter (the list
- * routes keep it with the URL's parameters) and the same fields.
+ * fields read) is serialized once when frozen: a page asked again brings the same frozen filter
+ * (the list routes keep it with the URL's parameters) and the same fields.
  */
 function keyOf(list: ListName, project: string, args: readonly unknown[]): string {
   let key = `[${JSON.stringify(list)},${JSON.stringify(project)}`;
-  for (const arg of args) {
-    if (typeof arg !== 'object' || arg === null || !Object.isFrozen(arg)) key += `,${JSON.stringify(arg ?? null)}`;
-    else {
-      let json = jsonOfObject.get(arg);
-      if (json === undefined) jsonOfObject.set(arg, (json = JSON.stringify(arg)));
-      key += `,${json}`;
-    }
-  }
+  for (const arg of args) key += `,${frozenJson(arg)}`;
   return `${key}]`;
 }
 
