@@ -1,7 +1,7 @@
 /** Pieces every keyset-paged list route shares: its instant bounds and the URL of its next page. */
 import { ServiceError } from '../contract/error-codes.js';
 import { instantKey, isDateTime } from '../contract/index.js';
-import { frozenJson } from '../store/frozen-json.js';
+import { freezeMembers, frozenJson } from '../store/frozen-json.js';
 import type { Parameters } from './parameters.js';
 
 /** The instant key of a bound parameter (`name` is named when it is not a real instant); a plain date means midnight UTC. */
@@ -37,9 +37,7 @@ const filtersOf = new WeakMap<Parameters, { filter: object; json: string }>();
 export function listFilterOf<F extends object>(params: Parameters, make: (params: Parameters) => F): { filter: F; json: string } {
   let kept = filtersOf.get(params);
   if (kept === undefined) {
-    const filter = make(params);
-    for (const value of Object.values(filter)) if (Array.isArray(value)) Object.freeze(value);
-    Object.freeze(filter);
+    const filter = freezeMembers(make(params));
     kept = { filter, json: frozenJson(filter) };
     filtersOf.set(params, kept);
   }

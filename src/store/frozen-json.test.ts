@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frozenJson } from './frozen-json.js';
+import { freezeMembers, frozenJson } from './frozen-json.js';
 
 describe('frozenJson', () => {
   it('is JSON.stringify for values, with null for undefined', () => {
@@ -20,5 +20,12 @@ describe('frozenJson', () => {
     const frozen = Object.freeze({ statuses: Object.freeze(['Open', 'Pending']), order: 'asc' });
     expect(frozenJson(frozen)).toBe(JSON.stringify(frozen));
     expect(frozenJson(frozen)).toBe('{"statuses":["Open","Pending"],"order":"asc"}');
+  });
+
+  it('keeps the JSON of an object whose array members freezeMembers froze with it', () => {
+    const filter = freezeMembers({ statuses: ['Open'], order: 'desc' });
+    expect(Object.isFrozen(filter) && Object.isFrozen(filter.statuses)).toBe(true);
+    expect(() => (filter.statuses as string[]).push('Closed')).toThrow(TypeError);
+    expect(frozenJson(filter)).toBe('{"statuses":["Open"],"order":"desc"}');
   });
 });

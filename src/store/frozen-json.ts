@@ -12,3 +12,9 @@ export function frozenJson(value: unknown): string {
   if (json === undefined) jsonOf.set(value, (json = JSON.stringify(value)));
   return json;
 }
+
+/** Freezes `value` and its array members (the only nested values a URL's parameters and a list's filter hold), so frozenJson may keep its JSON. */
+export function freezeMembers<T extends object>(value: T): Readonly<T> {
+  for (const member of Object.values(value)) if (Array.isArray(member)) Object.freeze(member);
+  return Object.freeze(value);
+}
