@@ -1,4 +1,4 @@
-/** Pieces every keyset-paged list route shares: its instant bounds and the URL of its next page. */
+/** Pieces every keyset-paged list route shares: its repeatable filters, instant bounds, the filter kept per URL and the URL of its next page. */
 import { ServiceError } from '../contract/error-codes.js';
 import { instantKey, isDateTime } from '../contract/index.js';
 import { freezeMembers, frozenJson } from '../store/frozen-json.js';
@@ -24,6 +24,12 @@ export function nextPageUrl(path: string, params: Parameters, cursor: string): s
   }
   search.append('cursor', cursor);
   return `${path}?${search.toString()}`;
+}
+
+/** A repeatable filter's values, each once and sorted (so the same set makes the same filter and cursor); undefined when none were given. */
+export function setOf(value: unknown): string[] | undefined {
+  const values = value as string[] | undefined;
+  return values === undefined || values.length === 0 ? undefined : [...new Set(values)].sort();
 }
 
 const filtersOf = new WeakMap<Parameters, { filter: object; json: string }>();

@@ -7,7 +7,7 @@ import { pickEncoding } from '../accept.js';
 import { decodeCursor } from '../cursors.js';
 import type { Parameters } from '../parameters.js';
 import { sendListPage } from '../list-page.js';
-import { instantOf, listFilterOf } from '../list-query.js';
+import { instantOf, listFilterOf, setOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { RouteDeps } from './send-record.js';
 
@@ -55,14 +55,10 @@ export function filterOf(params: Parameters): AlertFilter {
     sort: (q.sort as 'updatedAt' | 'createdAt' | undefined) ?? 'updatedAt',
     order: (q.order as 'asc' | 'desc' | undefined) ?? 'desc',
   };
-  const set = (name: string): string[] | undefined => {
-    const values = q[name] as string[] | undefined;
-    return values === undefined || values.length === 0 ? undefined : [...new Set(values)].sort();
-  };
-  const statuses = set('status');
-  const severities = set('severity');
-  const categories = set('category');
-  const types = set('type');
+  const statuses = setOf(q.status);
+  const severities = setOf(q.severity);
+  const categories = setOf(q.category);
+  const types = setOf(q.type);
   if (statuses !== undefined) filter.statuses = statuses;
   if (severities !== undefined) filter.severities = severities;
   if (categories !== undefined) filter.categories = categories;

@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE, OPERATIONS } from '../../contract/operations.js';
 import type { CompanyFilter, CompanyPosition } from '../../store/store.js';
 import { decodeCursor } from '../cursors.js';
 import { sendListPage } from '../list-page.js';
-import { instantOf, listFilterOf } from '../list-query.js';
+import { instantOf, listFilterOf, setOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
@@ -46,11 +46,6 @@ export function companiesListRoute(deps: RouteDeps): void {
 }
 
 /** A repeatable value as a sorted set, so the same filter in another spelling binds the same cursor. */
-function setOf(value: unknown): string[] | undefined {
-  const values = value as string[] | undefined;
-  return values === undefined || values.length === 0 ? undefined : [...new Set(values)].sort();
-}
-
 /** The store filter of validated query values. */
 function filterOf(params: Parameters): CompanyFilter {
   const q = params.query;

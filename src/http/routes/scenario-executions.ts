@@ -5,7 +5,7 @@ import { recordKey } from '../../contract/record-key.js';
 import type { ExecutionFilter, ExecutionPosition } from '../../store/store.js';
 import { decodeCursor } from '../cursors.js';
 import { sendListPage } from '../list-page.js';
-import { instantOf, listFilterOf } from '../list-query.js';
+import { instantOf, listFilterOf, setOf } from '../list-query.js';
 import { readRoute } from '../read-route.js';
 import type { Parameters } from '../parameters.js';
 import { pickEncoding } from '../accept.js';
@@ -55,9 +55,9 @@ export function scenarioExecutionsRoute(deps: RouteDeps): void {
 /** The store filter of validated query values: statuses as a set, instants as sort keys. */
 function filterOf(params: Parameters): ExecutionFilter {
   const q = params.query;
-  const statuses = q.status as string[] | undefined;
+  const statuses = setOf(q.status);
   const filter: ExecutionFilter = { order: (q.order as 'asc' | 'desc' | undefined) ?? 'desc' };
-  if (statuses !== undefined && statuses.length > 0) filter.statuses = [...new Set(statuses)].sort();
+  if (statuses !== undefined) filter.statuses = statuses;
   if (q.scenarioId !== undefined) filter.scenarioId = q.scenarioId as string;
   if (q.objectType !== undefined) filter.objectType = q.objectType as string;
   if (q.from !== undefined) filter.from = instantOf('from', q.from as string);
