@@ -45,7 +45,6 @@ export function companiesListRoute(deps: RouteDeps): void {
   });
 }
 
-/** A repeatable value as a sorted set, so the same filter in another spelling binds the same cursor. */
 /** The store filter of validated query values. */
 function filterOf(params: Parameters): CompanyFilter {
   const q = params.query;
