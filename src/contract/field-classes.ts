@@ -104,6 +104,9 @@ function screening(prefix: string): ClassifiedField[] {
     pii(`${doc}.source_notes`),
     pii(`${doc}.match_types_details[].matching_name`, 'text'),
     pii(`${doc}.match_types_details[].name_matches[].query_term`, 'text'),
+    // A secondary match names what else of the person was searched (a birth year): all but its kind.
+    pii(`${doc}.match_types_details[].secondary_matches[].*`),
+    keep(`${doc}.match_types_details[].secondary_matches[].match_types`),
     pii(`${info}.name`, 'text'),
     ...['aka', 'date_of_birth', 'dates_of_birth', 'associates', 'media', 'fields', 'full_listing', 'uncategorized', 'related', 'assets', 'designation', 'source_notes', 'date_of_death', 'death_age', 'age'].map((m) => pii(`${info}.${m}`)),
   ];
@@ -117,12 +120,38 @@ function duplicates(prefix: string): ClassifiedField[] {
   ]);
 }
 
+/** The credentials an alert's results carry (SPEC 2.4.3), each issued about the customer. */
+const RESULT_CREDENTIALS = ['AMLScreeningsResults', 'ProofOfResidence', 'IDScanSelfie', 'IDImage', 'IDInformation', 'SelfieImage'];
+
+/**
+ * A credential's subject is the customer: its personal data, names, addresses and images, and any
+ * member an issuer adds. Shown: what the check was and how it ended, as on a document's metadata.
+ */
+function results(prefix: string): ClassifiedField[] {
+  const shown = ['journeyId', 'country', 'documentType', 'mediaType', 'mediaType_front', 'mediaType_back', 'isSandbox', 'entryDate', 'entryTime', 'reviewAnswer', 'reviewRejectType', 'reviewRejectLabels'];
+  return [
+    ...RESULT_CREDENTIALS.flatMap((c) => {
+      const subject = `${prefix}results[].data.${c}.credentialSubject`;
+      return [pii(`${subject}.*`), ...shown.map((m) => keep(`${subject}.${m}`))];
+    }),
+    // The rules engine's input is the customer's own attributes (identity, contact, residence).
+    pii(`${prefix}results[].data.RulesEngineInputData`),
+  ];
+}
+
 /** An alert's fields, and the same fields in the snapshots of its audit trail (open objects that may carry any of them). */
 function alertFields(prefix: string): ClassifiedField[] {
-  return [...notes(prefix), ...screening(prefix), ...duplicates(prefix), pii(`${prefix}transactions[].transactionInfo.counterparty`)];
+  return [...notes(prefix), ...screening(prefix), ...duplicates(prefix), ...results(prefix), pii(`${prefix}transactions[].transactionInfo.counterparty`)];
 }
 
 export const ALERT_FIELDS: readonly ClassifiedField[] = [...alertFields(''), ...alertFields('audits[].record.')];
+
+/**
+ * The revision of each kind's field list, raised whenever one of its paths or masks changes. A
+ * record's stored ranges carry the revision they were found with; ranges of another revision are
+ * found again when a redacted answer is made, and a view's ETag names the revision.
+ */
+export const FIELD_REVISIONS = { company: 1, alert: 2, execution: 1 } as const;
 
 export const EXECUTION_FIELDS: readonly ClassifiedField[] = [
   { path: 'scenario_executions[].rules[].documents[].url', class: 'documents', mask: 'text' },

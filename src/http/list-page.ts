@@ -57,7 +57,7 @@ function derive<R extends PageRow>(rows: readonly R[], params: Parameters, o: Li
   const ids = page.map(o.recordOf ?? o.keyOf);
   const hash = createHash('sha256');
   for (const r of page) hash.update(r.etag).update('\n');
-  if (o.view !== undefined) hash.update(`view ${o.view.bits}\n`);
+  if (o.view !== undefined) hash.update(`view ${o.view.tag}\n`);
   let link: string | undefined;
   if (rows.length > o.limit) {
     const last = page[page.length - 1]!;

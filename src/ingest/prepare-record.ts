@@ -11,8 +11,8 @@ import type { CompanyDetails } from '../contract/company.js';
 import { ALERT_DOCUMENT_PATHS, COMPANY_DOCUMENT_PATHS } from '../contract/document-places.js';
 import { documentPlaces, type DocumentPlace } from '../wire/json-splices.js';
 import { layoutRecord } from '../wire/record-layout.js';
-import { placesOf } from '../wire/redaction.js';
-import type { FieldPlace } from '../wire/json-ranges.js';
+import { placesOf, type RecordKind } from '../wire/redaction.js';
+import { FIELD_REVISIONS } from '../contract/field-classes.js';
 import type { Envelope } from './envelope.js';
 
 // Only documents where the contract puts them are signed at read time; extra members never are.
@@ -32,28 +32,28 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
   const etag = contentHash(body);
   const version = (v: unknown): string | null => (typeof v === 'string' ? instantKey(v) : null);
   // A customer or an alert: keyed by its id, versioned by its updatedAt.
-  const byId = (documents: DocumentPlace, fields: FieldPlace) => ({
+  const byId = (documents: DocumentPlace, kind: RecordKind) => ({
     project: r.cmsProjectId as string,
     key: recordKey(r.id as string),
     id: r.id as string,
     versionKey: version(r.updatedAt),
     body,
     etag,
-    ...layoutRecord(body, { documents, gzipLevel, fields, parsed: r }),
+    ...layoutRecord(body, { documents, gzipLevel, fields: placesOf(kind), fieldsRevision: FIELD_REVISIONS[kind], parsed: r }),
   });
   switch (env.kind) {
     case 'customer': {
       const isCompany = r.type === 'Company';
       // The company list's row is shaped here too, in the import's worker, never at read time.
       const company = isCompany ? companyListingOf(r as unknown as CompanyDetails, gzipLevel) : null;
-      return { kind: 'customer', isCompany, company, ...byId(COMPANY_DOCUMENTS, placesOf('company')) };
+      return { kind: 'customer', isCompany, company, ...byId(COMPANY_DOCUMENTS, 'company') };
     }
     case 'alert':
       // Validated against the contract before it gets here, so it is an Alert.
       return {
         kind: 'alert',
         customerId: typeof r.customerId === 'string' ? r.customerId : null,
-        ...byId(ALERT_DOCUMENTS, placesOf('alert')),
+        ...byId(ALERT_DOCUMENTS, 'alert'),
         listing: alertListingOf(r as unknown as Alert, gzipLevel),
       };
     case 'execution': {
@@ -79,7 +79,7 @@ export function prepareRecord(env: Envelope, gzipLevel: number | null): Upsert {
         objectTypes,
         body,
         etag,
-        ...layoutRecord(body, { documents: null, gzipLevel, fields: placesOf('execution'), parsed: r }),
+        ...layoutRecord(body, { documents: null, gzipLevel, fields: placesOf('execution'), fieldsRevision: FIELD_REVISIONS.execution, parsed: r }),
       };
     }
   }

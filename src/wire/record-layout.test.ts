@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentPlaces } from './json-splices.js';
+import { fieldPlaces } from './json-ranges.js';
 import { hasSplices, layoutRecord, parseLayout } from './record-layout.js';
 
 const documents = documentPlaces([['documents', '[]']]);
@@ -30,9 +31,9 @@ describe('stored layouts', () => {
   it('does not parse a layout flagged without splices when only the splices are asked for', () => {
     const { layout } = layoutRecord(withoutDocument, { documents, gzipLevel: 6 });
     expect(parseLayout(layout).pieces).toHaveLength(1);
-    expect(parseLayout(layout, false)).toEqual({ splices: [], pieces: [] });
+    expect(parseLayout(layout, false)).toEqual({ splices: [], pieces: [], rangesRevision: 1 });
     // Text that is no JSON past its flags shows it is not read.
-    expect(parseLayout('[1,2,not json', false)).toEqual({ splices: [], pieces: [] });
+    expect(parseLayout('[1,2,not json', false)).toEqual({ splices: [], pieces: [], rangesRevision: 1 });
     expect(() => parseLayout('[1,2,not json')).toThrow(SyntaxError);
     expect(() => parseLayout('[1,1,not json', false)).toThrow(SyntaxError);
   });
@@ -45,11 +46,20 @@ describe('stored layouts', () => {
     expect(parseLayout(both)).toEqual({
       splices: [{ start: 10, end: 17, objectKey: 'k1', filename: 'f.pdf', mimetype: undefined }],
       pieces: [{ offset: 0, length: 12, crc: 305419896, rawLength: 10 }, { offset: 12, length: 9, crc: 2596069104, rawLength: 30 }],
+      rangesRevision: 1,
     });
     expect(hasSplices(JSON.stringify({ s: splices }))).toBe(true);
     const piecesOnly = JSON.stringify({ p: [[0, 12, 305419896, 10]] });
     expect(hasSplices(piecesOnly)).toBe(false);
     expect(parseLayout(piecesOnly, false).splices).toEqual([]);
     expect(parseLayout(piecesOnly).pieces).toHaveLength(1);
+  });
+
+  it('keeps the revision of the field list its ranges were found with, the first when none is named', () => {
+    const fields = fieldPlaces([{ path: 'documents', class: 'documents', mask: 'null' }]);
+    const revised = parseLayout(layoutRecord(withDocument, { documents, gzipLevel: null, fields, fieldsRevision: 3 }).layout);
+    expect(revised.rangesRevision).toBe(3);
+    expect(revised.ranges).toHaveLength(1);
+    expect(parseLayout(layoutRecord(withDocument, { documents, gzipLevel: null, fields }).layout).rangesRevision).toBe(1);
   });
 });

@@ -4,9 +4,9 @@
  * classified fields (src/wire/json-ranges.ts). Laid out once at import (`layoutRecord`), read
  * back for every answer (src/wire/render.ts).
  *
- * Stored text, version 1: the JSON array [1, flags, splices, pieces, ranges?], where flags tell
- * what the layout holds (SPLICED, PIECES, RANGES) so an answer can know it without decoding the
- * rest. Version 0, the JSON object {s?: splices, p?: pieces}, is still read: its flags come from
+ * Stored text, version 1: the JSON array [1, flags, splices, pieces, ranges?, revision?], where
+ * flags tell what the layout holds (SPLICED, PIECES, RANGES) so an answer can know it without
+ * decoding the rest, and revision is the field list's the ranges were found with (absent: 1). Version 0, the JSON object {s?: splices, p?: pieces}, is still read: its flags come from
  * decoding it. A layout without RANGES was written before fields were classified: a redacted
  * answer finds its ranges by scanning the record (src/wire/redaction.ts).
  */
@@ -40,6 +40,8 @@ export interface ParsedLayout {
   pieces: { offset: number; length: number; crc: number; rawLength: number }[];
   /** The ranges of the record's classified fields; undefined when the layout was written without them. */
   ranges: ClassRange[] | undefined;
+  /** The revision of the field list the ranges were found with (FIELD_REVISIONS). */
+  rangesRevision: number;
 }
 
 /** Options for laying out a record at import. */
@@ -50,6 +52,8 @@ export interface LayoutOptions {
   gzipLevel: number | null;
   /** Where the record's classified fields are (personal data, documents, screening); null for none. */
   fields?: FieldPlace | null;
+  /** The revision of the field list `fields` comes from (FIELD_REVISIONS); 1 when not given. */
+  fieldsRevision?: number;
   /** The record as parsed (member names unrepeated): when it holds nothing classified, its bytes are not scanned for ranges. */
   parsed?: unknown;
 }
@@ -68,7 +72,9 @@ export function layoutRecord(body: Buffer, options: LayoutOptions): { layout: st
   const ranges: StoredRange[] | null = options.fields ? rangesOf(body, options.fields, options.parsed) : null;
   const flags = (stored.length > 0 ? SPLICED : 0) | (deflated !== null ? PIECES : 0) | (ranges !== null ? RANGES : 0);
   if (flags === 0) return { layout: null, deflated };
-  return { layout: JSON.stringify(ranges === null ? [VERSION, flags, stored, pieces] : [VERSION, flags, stored, pieces, ranges]), deflated };
+  const revision = options.fieldsRevision ?? 1;
+  const layout = ranges === null ? [VERSION, flags, stored, pieces] : revision === 1 ? [VERSION, flags, stored, pieces, ranges] : [VERSION, flags, stored, pieces, ranges, revision];
+  return { layout: JSON.stringify(layout), deflated };
 }
 
 /** The classified ranges to store; the parse, when given, spares the scan of a record with none. */
@@ -101,7 +107,7 @@ export function deflateBetweenSplices(body: Buffer, splices: readonly Splice[], 
 
 // Layouts read recently, by their text: hot records are served without parsing theirs again; the least recently read go first.
 const recent = new LRUCache<string, ParsedLayout>({ max: 10_000 });
-const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [], ranges: undefined };
+const NO_LAYOUT: ParsedLayout = { splices: [], pieces: [], ranges: undefined, rangesRevision: 1 };
 
 /** The flags of a version 1 layout, read from its head; undefined for any other text. */
 function flagsOf(layout: string): number | undefined {
@@ -148,7 +154,7 @@ export function parseLayout(layout: string | null, pieces = true): ParsedLayout 
 }
 
 function decodeLayout(layout: string): ParsedLayout {
-  const value = JSON.parse(layout) as [number, number, StoredSplice[], StoredPiece[], StoredRange[]?] | { s?: StoredSplice[]; p?: StoredPiece[] };
+  const value = JSON.parse(layout) as [number, number, StoredSplice[], StoredPiece[], StoredRange[]?, number?] | { s?: StoredSplice[]; p?: StoredPiece[] };
   const [splices, pieces] = Array.isArray(value) ? [value[2], value[3]] : [value.s ?? [], value.p ?? []];
   const ranges = Array.isArray(value) && (value[1] & RANGES) !== 0 ? (value[4] ?? []) : undefined;
   return {
@@ -161,6 +167,7 @@ function decodeLayout(layout: string): ParsedLayout {
     })),
     pieces: pieces.map(([offset, length, crc, rawLength]) => ({ offset, length, crc, rawLength })),
     ranges: ranges?.map(([start, end, bit, mask]) => ({ start, end, bit, mask })),
+    rangesRevision: (Array.isArray(value) ? value[5] : undefined) ?? 1,
   };
 }
 

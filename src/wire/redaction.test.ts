@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FIELD_CLASSES } from '../contract/field-classes.js';
+import { FIELD_CLASSES, FIELD_REVISIONS } from '../contract/field-classes.js';
 import { documentPlaces } from './json-splices.js';
 import { fieldPlaces, findRanges } from './json-ranges.js';
 import { layoutRecord } from './record-layout.js';
@@ -33,6 +33,7 @@ function stored(record: unknown): RecordBytes {
     documents: documentPlaces(ALERT_DOCUMENT_PATHS),
     gzipLevel: 6,
     fields: viewOf('alert', 7)!.places,
+    fieldsRevision: FIELD_REVISIONS.alert,
   });
   return { etag: `e${body.length}`, body, layout, deflated };
 }
@@ -83,6 +84,40 @@ describe('redacted answers', () => {
     const record = { etag: 'old', body, ...old };
     const out = JSON.parse(text(render(record, 'identity', () => 'u', viewOf('alert', PII))).toString()) as typeof alert;
     expect(out.notes[0]!.name).toBe('[redacted]');
+  });
+
+  it('withholds what else a screening hit matched of the person and the subjects of credential results, showing what each check was', () => {
+    const credential = (subject: Record<string, unknown>) => ({ id: 'urn:c', type: ['VerifiableCredential'], credentialSubject: subject, credentialStatus: { id: 's', type: 'Iden3commRevocationStatusV1.0' }, issuer: 'did:i', credentialSchema: { id: 'x', type: 'y' } });
+    const record = stored({
+      id: 'c',
+      screeningProviderData: { searchResult: { hits: [{ doc: { match_types_details: [{ name_matches: [], secondary_matches: [{ match_types: ['exact_birth_year_match'], query_term: '1990' }] }] } }] } },
+      results: [
+        { data: { IDInformation: credential({ id: 'did:subject', reviewAnswer: 'GREEN', documentType: 'PASSPORT', personalData: { fullName: 'Jane Roe', birthDate: '1990-02-09' } }) } },
+        { data: { ProofOfResidence: credential({ country: 'GBR', streetName: '1 High St', postalCode: 'N1', base64: 'aGk=', passport: 'P1' }) } },
+        { data: { RulesEngineInputData: { email: 'jane@example.com' }, ruleData: { attribute: 'Customer/identityData/age', value: 34 } } },
+      ],
+    });
+    const out = JSON.parse(text(render(record, 'identity', () => 'u', viewOf('alert', PII))).toString());
+    expect(out.screeningProviderData.searchResult.hits[0].doc.match_types_details[0].secondary_matches).toEqual([{ match_types: ['exact_birth_year_match'], query_term: null }]);
+    expect(out.results[0].data.IDInformation.credentialSubject).toEqual({ id: null, reviewAnswer: 'GREEN', documentType: 'PASSPORT', personalData: null });
+    expect(out.results[1].data.ProofOfResidence.credentialSubject).toEqual({ country: 'GBR', streetName: null, postalCode: null, base64: null, passport: null });
+    expect(out.results[1].data.ProofOfResidence.issuer).toBe('did:i');
+    expect(out.results[2].data).toEqual({ RulesEngineInputData: null, ruleData: { attribute: 'Customer/identityData/age', value: 34 } });
+    const full = JSON.parse(text(render(record, 'identity', () => 'u', undefined)).toString());
+    expect(full.results[0].data.IDInformation.credentialSubject.personalData.fullName).toBe('Jane Roe');
+  });
+
+  it('finds the ranges again when a layout found them with an earlier revision of the field list, and trusts those of the current one', () => {
+    const body = Buffer.from(JSON.stringify(alert));
+    const noneFound = (revision: number) => ({ etag: `r${revision}`, body, ...layoutRecord(body, { documents: documentPlaces(ALERT_DOCUMENT_PATHS), gzipLevel: 6, fields: fieldPlaces([]), fieldsRevision: revision }) });
+    const nameOf = (record: RecordBytes) => (JSON.parse(text(render(record, 'identity', () => 'u', viewOf('alert', PII))).toString()) as typeof alert).notes[0]!.name;
+    expect(nameOf(noneFound(FIELD_REVISIONS.alert - 1))).toBe('[redacted]');
+    expect(nameOf(noneFound(FIELD_REVISIONS.alert))).toBe('Called Jane Roe');
+  });
+
+  it('names the field list revision in a view tag once it is past the first', () => {
+    expect(viewOf('alert', PII)!.tag).toBe(`r${PII}v${FIELD_REVISIONS.alert}`);
+    expect(viewOf('company', PII)!.tag).toBe(`r${PII}`);
   });
 
   it('has no view for a kind with no field of the withheld classes', () => {

@@ -6,7 +6,7 @@
  * deflated the first time a gzip answer needs them.
  */
 import { LRUCache } from 'lru-cache';
-import { ALERT_FIELDS, COMPANY_FIELDS, EXECUTION_FIELDS, MASKS, MASK_ORDER } from '../contract/field-classes.js';
+import { ALERT_FIELDS, COMPANY_FIELDS, EXECUTION_FIELDS, FIELD_REVISIONS, MASKS, MASK_ORDER } from '../contract/field-classes.js';
 import { fieldPlaces, findRanges, type ClassRange, type FieldPlace } from './json-ranges.js';
 import type { Splice } from './json-splices.js';
 import type { RecordBytes } from './record-bytes.js';
@@ -20,6 +20,8 @@ export interface View {
   readonly bits: number;
   readonly kind: RecordKind;
   readonly places: FieldPlace;
+  /** Names the view in ETags: its bits and its field list's revision, so an answer masked anew is never taken for an older one. */
+  readonly tag: string;
 }
 
 const PLACES: Record<RecordKind, FieldPlace> = {
@@ -56,7 +58,11 @@ export function viewOf(kind: RecordKind, bits: number): View | undefined {
   if (bits === 0) return undefined;
   const id = `${kind}:${bits}`;
   let view = views.get(id);
-  if (view === undefined) views.set(id, (view = Object.freeze({ bits, kind, places: PLACES[kind] })));
+  if (view === undefined) {
+    const revision = FIELD_REVISIONS[kind];
+    view = Object.freeze({ bits, kind, places: PLACES[kind], tag: revision === 1 ? `r${bits}` : `r${bits}v${revision}` });
+    views.set(id, view);
+  }
   return view;
 }
 
@@ -80,7 +86,7 @@ const kept = new LRUCache<string, Kept>({
   maxSize: 64 * 1024 * 1024,
   sizeCalculation: (k) => k.body.length + (k.gzip?.deflated.length ?? 0) + 64,
 });
-// A layout written before fields were classified: its ranges found by one scan, kept by layout text or etag.
+// A layout written before fields were classified, or with another revision of the list: its ranges found by one scan, kept by etag.
 const scanned = new LRUCache<string, ClassRange[]>({ max: 10_000 });
 
 /**
@@ -103,7 +109,7 @@ export function redact(record: RecordBytes, view: View, gzip: boolean): Redacted
   const g = pieces ? entry.gzip! : undefined;
   return {
     record: { etag: record.etag, body: entry.body, layout: null, deflated: g?.deflated ?? null },
-    layout: { splices: entry.splices, pieces: g?.pieces ?? [], ranges: [] },
+    layout: { splices: entry.splices, pieces: g?.pieces ?? [], ranges: [], rangesRevision: FIELD_REVISIONS[view.kind] },
   };
 }
 
@@ -111,7 +117,7 @@ function build(record: RecordBytes, view: View): Kept {
   const body = record.body;
   if (body === null) throw new Error('a redacted answer needs the record read with its plain bytes');
   const layout = parseLayout(record.layout);
-  const ranges = layout.ranges ?? rangesOf(record, body, view);
+  const ranges = layout.ranges !== undefined && layout.rangesRevision === FIELD_REVISIONS[view.kind] ? layout.ranges : rangesOf(record, body, view);
   const active = withheld(ranges, view.bits);
   // Nothing of the view in this record: its bytes as stored (a gzip answer still gets pieces of its own, as its stored ones were not read).
   if (active.length === 0) return { body, splices: layout.splices, gzip: undefined };

@@ -84,7 +84,7 @@ export async function sendRecord(
   }
   const projectHasFiles = spliced && projectSegment(project) !== undefined;
   const view = reader.viewOf(kind);
-  const tag = view === undefined ? stored.etag : `${stored.etag}.r${view.bits}`;
+  const tag = view === undefined ? stored.etag : `${stored.etag}.${view.tag}`;
   // A signed URL names its file: a key not shown personal data gets one without the name.
   const named = view === undefined || (view.bits & FIELD_CLASSES.pii.bit) === 0;
   await sendAnswer(request, reply, stored, encoding, {
