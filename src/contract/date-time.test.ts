@@ -119,9 +119,21 @@ describe('instantKey', () => {
     );
   });
 
-  it('clamps instants an offset pushes outside four-digit years', () => {
-    expect(instantKey('0000-01-01T00:00:00+01:00')).toBe('0000-01-01T00:00:00.000000000Z');
-    expect(instantKey('9999-12-31T23:30:00-01:00')).toBe('9999-12-31T23:59:60.999999999Z');
+  it('orders instants an offset carries outside four-digit years by instant, at the same width', () => {
+    expect(instantKey('0000-01-01T00:00:00+01:00')).toBe('-001-12-31T23:00:00.000000000Z');
+    expect(instantKey('9999-12-31T23:30:00-01:00')).toBe('~000-01-01T00:30:00.000000000Z');
+    const written = [
+      '0000-01-01T00:30:00+01:00', // -0001-12-31T23:30Z
+      '0000-01-01T00:00:00+23:59', // -0001-12-31T00:01Z
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:60.999Z',
+      '9999-12-31T23:00:00-02:00', // 10000-01-01T01:00Z
+      '9999-12-31T23:00:00-04:00', // 10000-01-01T03:00Z
+      '9999-12-31T23:59:59-23:59', // 10000-01-01T23:58:59Z
+    ];
+    const keys = written.map(instantKey);
+    expect(keys.map((k) => k.length)).toEqual(keys.map(() => 30));
+    expect([...written].sort((a, b) => (instantKey(a) < instantKey(b) ? -1 : 1))).toEqual([written[1], written[0], ...written.slice(2)]);
   });
 
   it('throws on a value that is not a date-time', () => {

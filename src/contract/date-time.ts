@@ -111,8 +111,16 @@ function civilFromDays(days: number): [number, number, number] {
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
-const MIN_KEY = '0000-01-01T00:00:00.000000000Z';
-const MAX_KEY = '9999-12-31T23:59:60.999999999Z';
+/**
+ * An offset can carry 0000-01-01 back into year -1, or 9999-12-31 on into year 10000 (never
+ * further: offsets are under a day). Those two years are spelt in four characters that sort
+ * bytewise before '0000' and after '9999', so the key keeps its width and its order.
+ */
+function yearText(year: number): string {
+  if (year === -1) return '-001';
+  if (year === 10000) return '~000';
+  return pad(year, 4);
+}
 
 /**
  * A UTC sort key `YYYY-MM-DDTHH:MM:SS.fffffffffZ` for an RFC 3339 date-time: string order
@@ -128,14 +136,10 @@ export function instantKey(dateTime: string): string {
   const days = Math.floor(utcMinutes / 1440);
   const minuteOfDay = utcMinutes - days * 1440;
   const [year, month, day] = civilFromDays(days);
-  // An offset can push 0000-01-01 or 9999-12-31 outside four-digit years; clamping keeps
-  // the fixed width that makes string order work (such records are not realistic).
-  if (year < 0) return MIN_KEY;
-  if (year > 9999) return MAX_KEY;
   // Beyond nanoseconds the digits are dropped: instants closer than 1 ns compare equal.
   const fraction = p.fraction.slice(0, 9).padEnd(9, '0');
   return (
-    `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(Math.floor(minuteOfDay / 60), 2)}:` +
+    `${yearText(year)}-${pad(month, 2)}-${pad(day, 2)}T${pad(Math.floor(minuteOfDay / 60), 2)}:` +
     `${pad(minuteOfDay % 60, 2)}:${pad(p.second, 2)}.${fraction}Z`
   );
 }
