@@ -10,6 +10,11 @@ describe('company search text', () => {
     expect(searchWords('"*:&|!()')).toEqual([]);
   });
 
+  it('spells letters with a stroke and ligatures as their base letters, which NFKD leaves whole', () => {
+    expect(searchWords('Łódź Øresund ĐAKOVO Nœud Straße Ærø Þórður Ħamrun')).toEqual(['lodz', 'oresund', 'dakovo', 'noeud', 'strasse', 'aero', 'thordur', 'hamrun']);
+    expect(queryWords('lodz')).toEqual(searchWords('ŁÓDŹ'));
+  });
+
   it('keeps every name of a company', () => {
     expect(nameSearchText(['ACME Ltd', 'Acmé Holdings'])).toBe('acme ltd acme holdings');
   });

@@ -1,7 +1,7 @@
 /**
  * The search text of a company and of a query, normalized alike in JavaScript so both stores index
- * and match the same words: decomposed (NFKD), accents dropped, lower case, split on anything that
- * is not a letter or a digit. Identifiers also keep their compact forms (separators removed, from
+ * and match the same words: decomposed (NFKD), accents dropped, letters with a stroke and ligatures
+ * spelt as their base letters, lower case, split on anything that is not a letter or a digit. Identifiers also keep their compact forms (separators removed, from
  * each word onward), so "HRB 123-456" is found by "hrb123456", "123456" and "123 456".
  *
  * The search index holds each word behind its project's tag (searchTag): a project's words are
@@ -13,12 +13,17 @@ import { hash } from 'node:crypto';
 /** Most words of one identifier that get compact forms (longer ones keep only their words). */
 const MAX_COMPACT_WORDS = 16;
 
+/** Letters NFKD leaves whole (a stroke is no combining mark; ligatures have no decomposition), as their base letters. */
+const BASE_LETTERS: Readonly<Record<string, string>> = { ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h', ŧ: 't', ı: 'i', þ: 'th', æ: 'ae', œ: 'oe', ß: 'ss' };
+const WHOLE_LETTERS = /[øłđðħŧıþæœß]/g;
+
 /** The words of a text, normalized. */
 export function searchWords(text: string): string[] {
   return text
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
+    .replace(WHOLE_LETTERS, (c) => BASE_LETTERS[c]!)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
 }

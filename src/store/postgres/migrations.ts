@@ -316,6 +316,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     setweight(to_tsvector('simple'::regconfig, regexp_replace(search_ids, '(\\S+)', lpad(to_hex(hashtextextended(project, 0) & 4294967295), 8, '0') || '\\1', 'g')), 'B')) STORED;
   CREATE INDEX companies_search ON companies USING gin (search);
   `,
+  `
+  -- Search words spell letters with a stroke and ligatures as their base letters (company-search.ts):
+  -- the companies stored before are listed again, with their words, when a store opens.
+  INSERT INTO meta (key, value) VALUES ('backfill:companies', '\\x01') ON CONFLICT (key) DO NOTHING;
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */

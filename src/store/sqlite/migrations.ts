@@ -270,6 +270,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TABLE access_log_records;
   ALTER TABLE access_log_record_bits RENAME TO access_log_records;
   `,
+  `
+  -- Search words spell letters with a stroke and ligatures as their base letters (company-search.ts):
+  -- the companies stored before are listed again, with their words, when a writable store opens.
+  INSERT OR IGNORE INTO meta (key, value) VALUES ('backfill:companies', x'01');
+  `,
 ];
 
 /** How far the file has been migrated: applied migrations, or the version an older build recorded. */
