@@ -64,6 +64,8 @@ function toIssue(error: ErrorObject): Issue {
     case 'required':
       return { path: `${error.instancePath}/${pointerSegment(String(params.missingProperty))}`, message: 'is required' };
     case 'type':
+      // A number literal past a double's range parses to ±Infinity: say why it is refused.
+      if (typeof error.data === 'number' && !Number.isFinite(error.data)) return { path: error.instancePath, message: 'must be a number within the range of a 64-bit float (about ±1.8e308)' };
       return { path: error.instancePath, message: typeMessage(params.type) };
     case 'enum':
       return { path: error.instancePath, message: enumMessage(error) };

@@ -86,6 +86,15 @@ describe('company details record (SPEC 2.2)', () => {
     });
   });
 
+  it('rejects a number past the range of a 64-bit float, saying so', () => {
+    // JSON.parse reads such a literal (1e400) as Infinity, which no double holds.
+    expect(check(setAt(fullCompany(), '/beneficiaries/individualBeneficiaries/0/ownershipPercentage', Infinity))).toEqual({
+      ok: false,
+      issues: [{ path: '/beneficiaries/individualBeneficiaries/0/ownershipPercentage', message: 'must be a number within the range of a 64-bit float (about ±1.8e308)' }],
+    });
+    expect(check(setAt(fullCompany(), '/beneficiaries/individualBeneficiaries/0/ownershipPercentage', 1e308))).toEqual(ok);
+  });
+
   it('rejects an alpha-2 country in a claim, which takes CountryAlpha3', () => {
     const result = check(setAt(fullCompany(), '/companyClaims/0/country', 'GB'));
     expect(result.ok).toBe(false);
