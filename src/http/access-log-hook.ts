@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import { recordKey } from '../contract/record-key.js';
 import { ANSWER_RECORD_CHARS, MAX_ANSWER_RECORDS, REFUSED_RECORD_ID_CHARS, type AccessLogEntry } from '../access-log/access-log.js';
 import type { AccessLogWriter } from '../access-log/writer.js';
+import { redactApiKeys } from './log-redaction.js';
 import { hooksOf } from './route-hooks.js';
 
 declare module 'fastify' {
@@ -30,7 +31,8 @@ export const CLIENT_CLOSED = 499;
 function recordOf(request: FastifyRequest): string | null {
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   const id = params.id ?? params.customerId ?? params.objectKey;
-  return id === undefined ? null : recordKey(id).slice(0, 512);
+  // A client may name anything as an id, a key among them: the log keeps only the key's id.
+  return id === undefined ? null : redactApiKeys(recordKey(id)).slice(0, 512);
 }
 
 /**
@@ -72,13 +74,16 @@ function isoNow(): string {
   return lastIso;
 }
 
+/** Records a request refused before routing (a URL the router cannot read), for which no route's or 404 handler's hook runs. */
+export type UnroutedLog = (request: FastifyRequest, reply: FastifyReply) => void;
+
 /**
  * Adds the hooks that feed the writer: on each route under the base path, chosen when the route is
  * added (so every spelling of a URL that reaches the route is recorded), and for answers that reached
  * no route at all, whatever their URL. An answer is written when it is finished (onResponse); one
  * whose connection closed before that never finishes, so its send notes the close and writes it then.
  */
-export function accessLogHook(app: FastifyInstance, basePath: string, writer: AccessLogWriter): void {
+export function accessLogHook(app: FastifyInstance, basePath: string, writer: AccessLogWriter): UnroutedLog {
   const skip = new Set([`${basePath}/openapi.json`]);
   const prefix = `${basePath}/`;
   // Node reads a socket's peer address lazily and cannot once the socket is gone: read it while
@@ -135,7 +140,7 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
       // A refused request names whatever it likes: only the start of its id is kept.
       recordId: recordId !== null && answered >= 400 ? recordId.slice(0, REFUSED_RECORD_ID_CHARS) : recordId,
       status,
-      requestId: request.id,
+      requestId: redactApiKeys(request.id),
       client: request.ip ?? '',
     };
     // Of an answer cut short, what it carried is named: some of it may have reached the client.
@@ -144,5 +149,9 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
     // A spent budget's refusals are counted, one entry per key and address per interval.
     if (status === 429) writer.summarize(entry);
     else writer.append(entry);
+  };
+  return (request, reply) => {
+    reply.raw.once('finish', () => record(request, loggedStatus(request, reply), reply.statusCode, 'unmatched'));
+    watchClose(request, reply, 'unmatched');
   };
 }

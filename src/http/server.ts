@@ -11,7 +11,7 @@ import type { LocalFileStore } from '../files/local-file-store.js';
 import type { Store } from '../store/store.js';
 import { acceptsJson } from './accept.js';
 import { ApiKeyVerifier } from './api-keys.js';
-import { accessLogHook } from './access-log-hook.js';
+import { accessLogHook, type UnroutedLog } from './access-log-hook.js';
 import { AccessLogWriter, type AccessLogWriterOptions } from '../access-log/writer.js';
 import { chargeRefusal } from './access.js';
 import { RequestLog } from './request-log.js';
@@ -129,6 +129,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     errorHandler(answer === refusal ? err : answer, request, reply);
     return reply;
   };
+  /** Set once the access log's hooks are added; frameworkErrors answers before any of them would run. */
+  let unroutedLog: UnroutedLog | undefined;
   const app = Fastify({
     loggerInstance: deps.logger === false ? undefined : deps.logger,
     logger: deps.logger === false ? false : undefined,
@@ -144,6 +146,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
     // Malformed URLs are refused by the router before any hook runs: answer them with our error body too.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      // No route reads such a request, so the access log's routes' hooks never see it.
+      unroutedLog?.(request, reply);
       baseHeaders(request, reply);
       void answerError(error, request, reply);
     },
@@ -190,7 +194,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   if (deps.accessLog !== false) {
     const accessLog = new AccessLogWriter(deps.store, deps.logger === false ? undefined : app.log, deps.accessLog);
-    accessLogHook(app, deps.basePath, accessLog);
+    unroutedLog = accessLogHook(app, deps.basePath, accessLog);
     // The store catches the per-record table up in the background, where no caller sees a throw.
     deps.store.onAccessLogIndexFailure(({ err, batch }) =>
       app.log.error({ err, batch }, batch === undefined ? 'access log catch-up failed; batches it could not cover stay flagged for the next one' : 'access log catch-up failed for one batch; it stays flagged, the others were caught up'),

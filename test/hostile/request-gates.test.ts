@@ -137,6 +137,26 @@ describe('request gates', () => {
     for (const id of ids) expect(logged.get(id), id).toMatchObject({ status: 400, route: COMPANY_ROUTE });
   });
 
+  it('logs a request whose URL the router cannot read as unmatched, with a key sent in it cut to its id', async () => {
+    const { key: other, id: otherId } = await svc.key(P);
+    const everyChar = [...other].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const targets = [`/v1/companies/%ZZ/details`, `/v1/alerts/%C3`, `/v1/companies/%ED%A0%80/details`, `/v1/customers/${'a'.repeat(600)}/scenario-executions`, `/v1/nope%ZZ`];
+    const ids: string[] = [];
+    for (const target of targets) {
+      const res = await send('GET', target, ['Accept: application/json']);
+      expectSecurityHeaders(res, target);
+      expectErrorAnswer(res, 400, target);
+      ids.push(res.id);
+    }
+    const named = await send('GET', `/v1/companies/${other}/details`, ['Accept: application/json']);
+    const encoded = await send('GET', `/v1/companies/${everyChar.replace(/%/g, '%25')}/details`, ['Accept: application/json']);
+    const logged = await loggedEntries([...ids, named.id, encoded.id]);
+    for (const id of ids) expect(logged.get(id), id).toMatchObject({ status: 400, route: 'unmatched' });
+    expect(logged.get(named.id)).toMatchObject({ status: 404, route: COMPANY_ROUTE, recordId: `crs_${otherId}_[redacted]` });
+    expect(logged.get(encoded.id)).toMatchObject({ status: 404, route: COMPANY_ROUTE, recordId: `crs_${otherId}_[redacted]` });
+    expect(JSON.stringify([...logged.values()])).not.toContain(other.slice(-20));
+  });
+
   it('answers every other method Node accepts with 405 and Allow on a known path, 404 elsewhere', async () => {
     for (const method of METHODS.filter((m) => m !== 'GET' && m !== 'HEAD')) {
       const known = await send(method, `/v1/alerts/${A}`);
