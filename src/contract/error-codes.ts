@@ -5,7 +5,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, when: 'no `Authorization: Bearer` key, or the key is unknown, revoked or expired' },
   forbidden: { status: 403, when: "the key lacks the operation's scope, or a signed file URL is tampered with or expired" },
   not_found: { status: 404, when: "no such record in the key's project (a record of another project answers the same), or no such route or file" },
-  method_not_allowed: { status: 405, when: 'a method other than GET or HEAD' },
+  method_not_allowed: { status: 405, when: 'a method the path does not answer' },
   not_acceptable: { status: 406, when: 'the `Accept` header excludes application/json' },
   payload_too_large: { status: 413, when: 'a pushed body is larger than `MAX_IMPORT_BYTES` (after gzip decoding): nothing of it is stored' },
   unsupported_media_type: { status: 415, when: 'a pushed body is not `application/x-ndjson`, or its `Content-Encoding` is neither gzip nor identity' },

@@ -100,24 +100,36 @@ const jsonGate: onRequestHookHandler = (request, reply, done) => {
 };
 
 /** The other methods on a known path: refused before any body is read. */
-const refuseMethod: onRequestHookHandler = (_request, reply, done) => {
-  reply.header('allow', 'GET, HEAD');
-  done(new ServiceError('method_not_allowed', 'only GET and HEAD are supported'));
-};
+/** A hook refusing a request (no `this`: other hooks call it too). */
+type Refusal = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
-/** With CORS on, an OPTIONS that is no preflight: refused like any other method, not with the CORS plugin's text. */
-const refusePlainOptions: onRequestHookHandler = (request, reply, done) => {
-  if (request.method !== 'OPTIONS' || (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)) {
-    done();
-    return;
-  }
-  if (request.is404 || request.routeOptions.url === '*') {
-    done(new ServiceError('not_found', 'no such route'));
-    return;
-  }
-  reply.header('allow', 'GET, HEAD');
-  done(new ServiceError('method_not_allowed', 'only GET and HEAD are supported'));
-};
+/** Refuses a method a path has no route for, naming those it has. */
+function refuseMethod(allow: readonly string[]): Refusal {
+  const header = allow.join(', ');
+  const message = `only ${allow.length === 1 ? `${allow[0]} is` : `${allow.slice(0, -1).join(', ')} and ${allow.at(-1)} are`} supported`;
+  return (_request, reply, done) => {
+    reply.header('allow', header);
+    done(new ServiceError('method_not_allowed', message));
+  };
+}
+
+/** The methods a path answers, from those its routes were added with (HEAD beside GET); none for a path of other methods alone. */
+function allowedOf(methods: ReadonlySet<string>): string[] {
+  return ['GET', 'HEAD', 'POST'].filter((m) => methods.has(m) || (m === 'HEAD' && methods.has('GET')));
+}
+
+/** With CORS on, an OPTIONS that is no preflight: refused like any other method (`refusals` by path), not with the CORS plugin's text. */
+function refusePlainOptions(refusals: ReadonlyMap<string, Refusal>): onRequestHookHandler {
+  return (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || (request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined)) {
+      done();
+      return;
+    }
+    const refuse = request.is404 ? undefined : refusals.get(request.routeOptions.url ?? '');
+    if (refuse === undefined) done(new ServiceError('not_found', 'no such route'));
+    else refuse(request, reply, done);
+  };
+}
 
 /** Creates the application, ready to listen. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -175,9 +187,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // A new array: the HEAD route is cloned from these options and gets its own onRoute call.
     route.onRequest = [jsonGate, ...hooksOf(route.onRequest)];
   });
+  /** Each GET or POST path's refusal of the methods it does not answer (filled once every route is added). */
+  const methodRefusals = new Map<string, Refusal>();
   const cors = deps.corsOrigins !== undefined && deps.corsOrigins.length > 0;
   if (cors) {
-    app.addHook('onRequest', refusePlainOptions);
+    app.addHook('onRequest', refusePlainOptions(methodRefusals));
     await app.register(fastifyCors, {
       origin: [...deps.corsOrigins!],
       methods: ['GET', 'HEAD'],
@@ -186,11 +200,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       maxAge: 600,
     });
   }
-  // Every GET path, the plugins' included, answers every other method with 405 and Allow, not 404.
-  const paths = new Set<string>();
+  // Every GET or POST path, the plugins' included, answers every other method with 405 and Allow, not 404.
+  const routedMethods = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.includes('GET')) paths.add(route.url);
+    let methods = routedMethods.get(route.url);
+    if (methods === undefined) routedMethods.set(route.url, (methods = new Set()));
+    for (const m of Array.isArray(route.method) ? route.method : [route.method]) methods.add(m);
   });
   if (deps.accessLog !== false) {
     const accessLog = new AccessLogWriter(deps.store, deps.logger === false ? undefined : app.log, deps.accessLog);
@@ -239,13 +254,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   for (const plugin of deps.plugins ?? []) await plugin(app);
   await app.after();
   // With CORS on, the CORS plugin answers preflights in its onRequest hook, before these refuse them.
-  for (const url of [...paths]) {
+  for (const [url, methods] of [...routedMethods]) {
+    const allow = allowedOf(methods);
+    if (allow.length === 0) continue;
+    const refuse = refuseMethod(allow);
+    methodRefusals.set(url, refuse);
     app.route({
-      method: REFUSED_METHODS,
+      method: METHODS.filter((m) => !allow.includes(m)),
       url,
-      onRequest: refuseMethod,
+      onRequest: refuse,
       handler: async () => {
-        throw new ServiceError('method_not_allowed', 'only GET and HEAD are supported');
+        throw new ServiceError('method_not_allowed', 'method not allowed');
       },
     });
   }

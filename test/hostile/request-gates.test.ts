@@ -157,12 +157,19 @@ describe('request gates', () => {
     expect(JSON.stringify([...logged.values()])).not.toContain(other.slice(-20));
   });
 
-  it('answers every other method Node accepts with 405 and Allow on a known path, 404 elsewhere', async () => {
+  it('answers every other method Node accepts with 405 and Allow on a known path (a POST one too), 404 elsewhere', async () => {
     for (const method of METHODS.filter((m) => m !== 'GET' && m !== 'HEAD')) {
       const known = await send(method, `/v1/alerts/${A}`);
       expectErrorAnswer(known, 405, `${method} known path`);
       expect(known.headers.allow, method).toBe('GET, HEAD');
       expect(JSON.parse(known.body)).toMatchObject({ code: 'method_not_allowed' });
+      if (method !== 'POST') {
+        for (const path of ['/v1/records', `/v1/customers/${C}/erase`]) {
+          const write = await send(method, path);
+          expectErrorAnswer(write, 405, `${method} ${path}`);
+          expect(write.headers.allow, `${method} ${path}`).toBe('POST');
+        }
+      }
       const unknown = await send(method, '/v1/nothing-here');
       expectErrorAnswer(unknown, 404, `${method} unknown path`);
       expect(JSON.parse(unknown.body)).toMatchObject({ code: 'not_found' });
