@@ -47,14 +47,17 @@ function encodedTag(tag: string, encoding: Encoding): string {
   return `"${encoding === 'identity' ? tag : `${tag}-${encoding === 'gzip' ? 'gz' : 'br'}`}"`;
 }
 
-/** True when If-None-Match names this content (weak comparison, as RFC 9110 requires for it). */
+/**
+ * True when If-None-Match names this content in any of its encodings (weak comparison, as RFC 9110
+ * requires for it): the same content under another encoding is as current.
+ */
 function notModified(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   for (const raw of header.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
-    if (tag === `"${etag}"` || tag.startsWith(`"${etag}-`)) return true;
+    if (tag === `"${etag}"` || tag === `"${etag}-gz"` || tag === `"${etag}-br"`) return true;
   }
   return false;
 }

@@ -124,6 +124,13 @@ describe('conditional requests and encodings', () => {
     expect(await again.text()).toBe('');
   });
 
+  it('answers 304 to the ETag of the same content in another encoding, and 200 to any other tag that starts like it', async () => {
+    await clearOfSigningRollover(); // the alert's note holds a document
+    const etag = (await get(`/v1/alerts/${ALERT}`)).headers.get('etag')!.slice(1, -1).replace(/-(gz|br)$/, '');
+    for (const held of [`"${etag}"`, `"${etag}-gz"`, `W/"${etag}-br"`]) expect((await get(`/v1/alerts/${ALERT}`, keyA, { 'if-none-match': held })).status, held).toBe(304);
+    for (const held of [`"${etag}-anything"`, `"${etag}-"`, `"${etag}x"`]) expect((await get(`/v1/alerts/${ALERT}`, keyA, { 'if-none-match': held })).status, held).toBe(200);
+  });
+
   it('serves gzip and br bodies that decode to the identity body', async () => {
     await clearOfSigningRollover(); // the alert's note holds a document
     const plain = await (await get(`/v1/alerts/${ALERT}`)).text();
