@@ -39,6 +39,13 @@ export function bodyEncoding(request: IncomingMessage, maxBytes: number): 'gzip'
       connection: 'close',
     });
   }
+  // Node's parser decodes only chunked framing: any other transfer coding would reach the import still coded.
+  const transfer = request.headers['transfer-encoding'];
+  if (transfer !== undefined && transfer.trim().toLowerCase() !== 'chunked') {
+    throw new ServiceError('unsupported_media_type', 'the body must be sent with no transfer coding but chunked (compress it with Content-Encoding: gzip)', [{ message: 'transfer-encoding: chunked only' }], {
+      connection: 'close',
+    });
+  }
   const length = Number(request.headers['content-length'] ?? NaN);
   // A plain body announced over the limit is refused before a byte of it is read.
   if (encoding === 'identity' && Number.isFinite(length) && length > maxBytes) throw tooLarge(maxBytes);

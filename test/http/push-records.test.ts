@@ -1,4 +1,5 @@
 /** POST /v1/records through the real service: the scope, the body checks, project binding, rejects, idempotence, the size limit, concurrent pushers. */
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError, createClient } from '../../src/client/client.js';
@@ -60,6 +61,23 @@ describe('push records over HTTP', () => {
     const notGzip = await push(svc.url, writeA, line, { 'content-encoding': 'gzip' });
     expect(notGzip.status).toBe(400);
     expect(await notGzip.json()).toMatchObject({ code: 'invalid_request', message: 'the body is not valid gzip' });
+    expect((await get(`/v1/companies/${C1}/details`, readA)).status).toBe(404);
+  });
+
+  it('refuses a transfer coding other than chunked (415), storing nothing', async () => {
+    const body = gzipSync(companyLine(A, C1, DOC) + '\n');
+    const { hostname, port } = new URL(svc.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: hostname, port: Number(port) });
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      const head = [`POST /v1/records HTTP/1.1`, `Host: ${hostname}:${port}`, `Authorization: Bearer ${writeA}`, 'Content-Type: application/x-ndjson', 'Transfer-Encoding: gzip, chunked', 'Connection: close'];
+      socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 415 /);
+    expect(answer).toContain('"code":"unsupported_media_type"');
     expect((await get(`/v1/companies/${C1}/details`, readA)).status).toBe(404);
   });
 
