@@ -13,7 +13,17 @@ declare module 'fastify' {
     answerRecords?: readonly string[];
     /** Set once the request's entry is written, so an answer cut short and then failing is written once. */
     accessLogged?: boolean;
+    /** Every byte of a streamed body was handed to the connection (its stream's end comes later). */
+    bodyHandedOver?: boolean;
   }
+}
+
+/**
+ * Says every byte of a streamed answer was handed to its connection: a client that has them all may
+ * close before the stream's own end finishes the answer, and that is no hang-up.
+ */
+export function noteBodyHandedOver(request: FastifyRequest): void {
+  request.bodyHandedOver = true;
 }
 
 /** Names the records an answer returns (a list page, a feed page), so "who saw record X" finds this read too. */
@@ -122,7 +132,7 @@ export function accessLogHook(app: FastifyInstance, basePath: string, writer: Ac
       return;
     }
     res.once('close', () => {
-      if (!res.writableFinished) record(request, CLIENT_CLOSED, reply.statusCode, route);
+      if (!res.writableFinished) record(request, request.bodyHandedOver === true ? reply.statusCode : CLIENT_CLOSED, reply.statusCode, route);
     });
   };
   /** `status` is what is logged; `answered`, the status of the answer itself, decides what it names. */

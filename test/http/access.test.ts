@@ -1,4 +1,5 @@
 /** Who may read what: keys, scopes, revocation, expiry and rate limits, over real HTTP. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -95,6 +96,38 @@ describe('signed document URLs', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toContain('certificate');
     expect(await res.text()).toBe('%PDF-1.4\n%%EOF\n');
+  });
+
+  it('logs a whole download as 200 though its client closes at the last byte, and one cut short as 499', async () => {
+    const bytes = Buffer.alloc(300_000, 7);
+    await svc.files.putBytes(P, FILE, bytes);
+    const url = new URL(await signedUrl());
+    /** Reads the answer's head and `take` bytes of its body, then closes the connection at once, as curl does at the last byte. */
+    const download = (id: string, take: number): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const socket = connect({ host: url.hostname, port: Number(url.port) });
+        let got = Buffer.alloc(0);
+        socket.on('error', reject);
+        socket.on('data', (c: Buffer) => {
+          got = Buffer.concat([got, c]);
+          const head = got.indexOf('\r\n\r\n');
+          if (head >= 0 && got.length - head - 4 >= take) {
+            socket.destroy();
+            resolve(got.length - head - 4);
+          }
+        });
+        socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nX-Request-Id: ${id}\r\n\r\n`);
+      });
+    const whole = Array.from({ length: 12 }, (_, i) => `whole-${i}`);
+    for (const id of whole) expect(await download(id, bytes.length)).toBe(bytes.length);
+    await download('cut-0', 1000);
+    const want = new Map([...whole.map((id) => [id, 200] as const), ['cut-0', 499] as const]);
+    const found = new Map<string, number>();
+    for (let i = 0; i < 100 && found.size < want.size; i++) {
+      for (const e of await svc.store.queryAccessLog({ project: P, limit: 1000 })) if (want.has(e.requestId)) found.set(e.requestId, e.status);
+      if (found.size < want.size) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(Object.fromEntries(found)).toEqual(Object.fromEntries(want));
   });
 
   it('answers 403 when any byte of the URL is changed', async () => {

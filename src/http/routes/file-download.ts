@@ -3,9 +3,11 @@
  * (the signature, which covers the project, is the credential).
  */
 import { createReadStream } from 'node:fs';
+import { pipeline, Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../contract/error-codes.js';
 import { downloadHeaders } from '../../files/download-headers.js';
+import { noteBodyHandedOver } from '../access-log-hook.js';
 import type { LocalFileStore } from '../../files/local-file-store.js';
 
 declare module 'fastify' {
@@ -29,6 +31,17 @@ export function fileDownloadRoute(app: FastifyInstance, basePath: string, files:
       throw new ServiceError('forbidden', 'the file URL is not valid: altered, or expired');
     }
     reply.headers(downloadHeaders(verdict, now));
-    return reply.send(createReadStream(verdict.path));
+    let handed = 0;
+    // Counted on its way to the answer: the file's last byte is handed over before its stream ends.
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        handed += chunk.length;
+        if (handed >= verdict.size) noteBodyHandedOver(request);
+        done(null, chunk);
+      },
+    });
+    // A read failing midway destroys the answer's stream with its error.
+    pipeline(createReadStream(verdict.path), counted, () => undefined);
+    return reply.send(counted);
   });
 }
