@@ -14,7 +14,8 @@ export interface ServerLimits extends ConnectionLimits {
 
 /** Fastify options enforcing `limits`; parser rejections (431, 408, 400) answer with the spec's error body. */
 export function limitOptions(limits: ServerLimits | undefined): Partial<FastifyServerOptions> & { http?: ServerOptions } {
-  if (limits === undefined) return { clientErrorHandler };
+  // Node's own refusal of a request without Host has no body: the server's onRequest refuses it with the contract's.
+  if (limits === undefined) return { clientErrorHandler, http: { requireHostHeader: false } };
   const guard = new ConnectionGuard(limits);
   return {
     requestTimeout: limits.requestTimeout,
@@ -22,6 +23,7 @@ export function limitOptions(limits: ServerLimits | undefined): Partial<FastifyS
     // A socket silent for as long as a whole request may take is dead or hostile.
     connectionTimeout: limits.requestTimeout,
     http: {
+      requireHostHeader: false,
       requestTimeout: limits.requestTimeout,
       // Node refuses a headers time-out longer than the request time-out.
       headersTimeout: Math.min(limits.headersTimeout, limits.requestTimeout),

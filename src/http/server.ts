@@ -100,6 +100,13 @@ const jsonGate: onRequestHookHandler = (request, reply, done) => {
 };
 
 /** The other methods on a known path: refused before any body is read. */
+/** How many Host lines a request's headers hold (Node keeps only the first as `headers.host`). */
+function hostLines(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 /** A hook refusing a request (no `this`: other hooks call it too). */
 type Refusal = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
@@ -175,6 +182,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Anything but a path (an absolute URL naming another host, an authority) is refused, not routed.
     if (request.url.charCodeAt(0) !== 47 && !ownTarget(request.url, request.headers.host)) {
       done(new ServiceError('invalid_request', 'the request target must be a path on this service', [{ message: 'target: an absolute URL must name this service (its Host)' }]));
+      return;
+    }
+    // RFC 9112 section 3.2: an HTTP/1.1 request names its host once.
+    if (request.raw.httpVersion === '1.1' && hostLines(request.raw.rawHeaders) !== 1) {
+      done(new ServiceError('invalid_request', 'an HTTP/1.1 request must have exactly one Host header', [{ message: 'host: exactly one' }]));
+      return;
+    }
+    const expectation = request.headers.expect;
+    if (expectation !== undefined && expectation.trim().toLowerCase() !== '100-continue') {
+      done(new ServiceError('expectation_failed', 'the only expectation understood is 100-continue', [{ message: 'expect: 100-continue or none' }]));
       return;
     }
     done();
@@ -268,6 +285,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       },
     });
   }
+  // Node answers an Expect it does not know with a bare 417 unless it is listened for: routed like any request, the onRequest hook refuses it with the contract's body.
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
   // Node hands CONNECT to 'connect' listeners (and closes the socket when there are none): answer it
   // like any other method, through the same routes and hooks, then close the connection.
   app.server.on('connect', (req: IncomingMessage, socket: Duplex) => {

@@ -4,6 +4,7 @@
  * answer they replace and quote no more than a short prefix of the request.
  */
 import { METHODS } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateErrorBody } from '../../src/contract/index.js';
 import type { AccessLogEntry } from '../../src/access-log/access-log.js';
@@ -174,6 +175,39 @@ describe('request gates', () => {
       expectErrorAnswer(unknown, 404, `${method} unknown path`);
       expect(JSON.parse(unknown.body)).toMatchObject({ code: 'not_found' });
     }
+  });
+
+  it('answers an unknown expectation (417) and an HTTP/1.1 request without exactly one Host (400) with the error body, and logs them', async () => {
+    /** Sends `lines` exactly as written (no Host added) and returns the answer's status line and body. */
+    const exact = (lines: string[]): Promise<{ status: number; text: string }> =>
+      new Promise((resolve, reject) => {
+        const { hostname, port } = new URL(svc.url);
+        const socket = connect({ host: hostname, port: Number(port) });
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: Number(text.split(' ')[1]), text });
+        });
+        socket.write(`${[...lines, 'Connection: close'].join('\r\n')}\r\n\r\n`);
+      });
+    const target = `GET /v1/companies/${C}/details HTTP/1.1`;
+    const cases: [string[], number, string][] = [
+      [[target, `Host: ${host}`, 'Expect: 200-ok', `Authorization: Bearer ${key}`, 'X-Request-Id: expect-1'], 417, 'expectation_failed'],
+      [[target, `Authorization: Bearer ${key}`, 'X-Request-Id: nohost-1'], 400, 'invalid_request'],
+      [[target, `Host: ${host}`, 'Host: other.example', `Authorization: Bearer ${key}`, 'X-Request-Id: twohosts-1'], 400, 'invalid_request'],
+    ];
+    for (const [lines, status, code] of cases) {
+      const res = await exact(lines);
+      expect(res.status, lines.join(' | ')).toBe(status);
+      expect(res.text).toContain(`"code":"${code}"`);
+      expect(res.text.toLowerCase()).toContain('x-content-type-options: nosniff');
+    }
+    expect((await exact([`GET /v1/companies/${C}/details HTTP/1.0`, `Authorization: Bearer ${key}`])).status).toBe(200);
+    expect((await exact([target, `Host: ${host}`, 'Expect: 100-continue', `Authorization: Bearer ${key}`])).text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    const logged = await loggedEntries(['expect-1', 'nohost-1', 'twohosts-1']);
+    expect([...logged.values()].map((e) => e.status).sort()).toEqual([400, 400, 417]);
   });
 
   it('still answers a CORS preflight from a listed origin', async () => {
