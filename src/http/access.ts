@@ -45,6 +45,8 @@ declare module 'fastify' {
     apiKey?: { id: string; project: string };
     /** A revoked or expired key the request presented: its refusal is logged under the key's project. */
     refusedKey?: { id: string; project: string };
+    /** The presented key was looked at (by the door, or for a refusal answered before it). */
+    keyChecked?: boolean;
   }
 }
 
@@ -97,6 +99,7 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
 
 /** Authenticates the request's key, checks `scope` and the rate budget, and returns the project's reader. */
 export async function requireAccess(deps: AccessDeps, request: FastifyRequest, scope: Scope, setHeader: (name: string, value: string) => void): Promise<ProjectReader> {
+  request.keyChecked = true;
   const header = request.headers.authorization;
   if (header === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
   const m = BEARER.exec(header);
@@ -158,6 +161,21 @@ export function withheldBits(scopes: readonly string[]): number {
  * never charged here: it spends its key's budget, so a flood from a shared address (a proxy, a
  * NAT) cannot lock out the keys behind it.
  */
+/**
+ * For a refusal answered before the door (no such route, a method or an Accept the route does not
+ * take): the key it presented, looked up once, so a valid key's refusal is its project's and spends
+ * no address budget, and a revoked or expired one's is logged under its project too.
+ */
+export async function identifyPresentedKey(keys: Pick<ApiKeyVerifier, 'verify'>, request: FastifyRequest): Promise<void> {
+  if (request.keyChecked === true) return;
+  request.keyChecked = true;
+  const m = BEARER.exec(request.headers.authorization ?? '');
+  if (m === null) return;
+  const verdict = await keys.verify(m[1]!);
+  if (verdict.ok) request.apiKey = { id: verdict.key.id, project: verdict.key.project };
+  else if (verdict.key !== undefined) request.refusedKey = { id: verdict.key.id, project: verdict.key.project };
+}
+
 export async function chargeRefusal(refusals: RateLimiter, request: FastifyRequest, refusal: ServiceError): Promise<ServiceError> {
   if (request.apiKey !== undefined || refusal.status < 400 || refusal.status >= 500 || refusal.code === 'rate_limited') return refusal;
   const rate = await refusals.take(addressBudgetKey(request.ip ?? ''));

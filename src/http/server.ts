@@ -13,7 +13,7 @@ import { acceptsJson } from './accept.js';
 import { ApiKeyVerifier } from './api-keys.js';
 import { accessLogHook, type UnroutedLog } from './access-log-hook.js';
 import { AccessLogWriter, type AccessLogWriterOptions } from '../access-log/writer.js';
-import { chargeRefusal } from './access.js';
+import { chargeRefusal, identifyPresentedKey } from './access.js';
 import { RequestLog } from './request-log.js';
 import { errorHandler, JSON_CSP, toServiceError } from './errors.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
@@ -120,9 +120,11 @@ function refuseMethod(allow: readonly string[]): Refusal {
   };
 }
 
-/** The methods a path answers, from those its routes were added with (HEAD beside GET); none for a path of other methods alone. */
+/** The methods a GET or POST path answers (HEAD beside GET); none for a path of other methods alone. */
 function allowedOf(methods: ReadonlySet<string>): string[] {
-  return ['GET', 'HEAD', 'POST'].filter((m) => methods.has(m) || (m === 'HEAD' && methods.has('GET')));
+  const allow = methods.has('GET') ? ['GET', 'HEAD'] : [];
+  if (methods.has('POST')) allow.push('POST');
+  return allow;
 }
 
 /** With CORS on, an OPTIONS that is no preflight: refused like any other method (`refusals` by path), not with the CORS plugin's text. */
@@ -140,10 +142,12 @@ function refusePlainOptions(refusals: ReadonlyMap<string, Refusal>): onRequestHo
 
 /** Creates the application, ready to listen. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const keys = new ApiKeyVerifier(deps.store);
   const refusals = deps.refusals ?? new MemoryRateLimiter(SETTINGS.refusedRateBurst.default, SETTINGS.refusedRatePerSecond.default);
   /** Every error answer: a refusal without a valid key first spends its address's budget. */
   const answerError = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const refusal = toServiceError(err);
+    if (refusal.status !== 500 && refusal.status !== 503) await identifyPresentedKey(keys, request).catch(() => undefined);
     const answer = await chargeRefusal(refusals, request, refusal);
     errorHandler(answer === refusal ? err : answer, request, reply);
     return reply;
@@ -241,7 +245,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const secret = await deps.store.secret();
   const routeDeps = {
     app,
-    access: { store: deps.store, limiter: deps.limiter, keys: new ApiKeyVerifier(deps.store), files: deps.files, gzipLevel: deps.ingest?.gzipLevel },
+    access: { store: deps.store, limiter: deps.limiter, keys, files: deps.files, gzipLevel: deps.ingest?.gzipLevel },
     basePath: deps.basePath,
     files: deps.files,
     cacheControl: deps.cacheControl,

@@ -210,6 +210,19 @@ describe('request gates', () => {
     expect([...logged.values()].map((e) => e.status).sort()).toEqual([400, 400, 417]);
   });
 
+  it("logs a valid key's refusals answered before the door (405, 406, no such route) under its project", async () => {
+    const { key: own, id: ownId } = await svc.key(P);
+    const asKey = async (method: string, target: string, headers: string[]): Promise<string> => {
+      const id = `pre-door-${++sequence}`;
+      await rawRequest(svc.url, [`${method} ${target} HTTP/1.1`, `Authorization: Bearer ${own}`, `X-Request-Id: ${id}`, ...headers].join('\r\n'));
+      return id;
+    };
+    const ids = [await asKey('DELETE', `/v1/companies/${C}/details`, []), await asKey('GET', `/v1/companies/${C}/details`, ['Accept: text/html']), await asKey('GET', '/v1/nothing-here', [])];
+    const logged = await loggedEntries(ids);
+    expect(ids.map((id) => logged.get(id)?.status)).toEqual([405, 406, 404]);
+    for (const id of ids) expect(logged.get(id), id).toMatchObject({ keyId: ownId, project: P });
+  });
+
   it('still answers a CORS preflight from a listed origin', async () => {
     const res = await send('OPTIONS', `/v1/alerts/${A}`, [`Origin: ${ORIGIN}`, 'Access-Control-Request-Method: GET']);
     expect(res.status).toBe(204);
