@@ -62,6 +62,8 @@ describe('refused requests', () => {
     // The address's refusals do not stand in the way of a valid key.
     expect((await get(svc, `/v1/companies/${C}/details`, key.key)).status).toBe(200);
     expect((await get(svc, `/v1/companies/${C}/details`, key.key)).status).toBe(200);
+    // Nor do they turn a valid key's own refusal answered before the key check into a 429.
+    expect((await get(svc, '/v1/no-such-route', key.key)).status).toBe(404);
   });
 
   it('writes a bounded access log for a flood of refusals: ids cut to 128 characters, the rest counted in one entry per address', async () => {
