@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../contract/error-codes.js';
 import type { Store } from '../store/store.js';
+import { JSON_CSP } from './errors.js';
 
 /** A probe must answer within the orchestrator's probe timeout even when the store hangs. */
 const READY_TIMEOUT_MS = 2000;
@@ -15,11 +16,11 @@ const READY_TIMEOUT_MS = 2000;
 export function healthRoutes(store: Pick<Store, 'ping'>): (app: FastifyInstance) => void {
   return (app) => {
     app.get('/healthz', async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
+      reply.header('cache-control', 'no-store').header('content-security-policy', JSON_CSP);
       return { status: 'ok' };
     });
     app.get('/readyz', async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      reply.header('cache-control', 'no-store').header('content-security-policy', JSON_CSP);
       try {
         await withTimeout(store.ping(), READY_TIMEOUT_MS);
       } catch (err) {

@@ -47,6 +47,7 @@ describe('health probes', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
     expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
   it('answers /readyz with 200 {"status":"ready"} while the store answers', async () => {
