@@ -155,13 +155,6 @@ export function withheldBits(scopes: readonly string[]): number {
 }
 
 /**
- * The budget of refused answers per client address. A refusal of a request that no valid key
- * passed (401, or a 400/404/405/406 answered before any key check) takes a token from its
- * address's bucket; with none left it is answered 429 instead. A request with a valid key is
- * never charged here: it spends its key's budget, so a flood from a shared address (a proxy, a
- * NAT) cannot lock out the keys behind it.
- */
-/**
  * For a refusal answered before the door (no such route, a method or an Accept the route does not
  * take): the key it presented, looked up once, so a valid key's refusal is its project's and spends
  * no address budget, and a revoked or expired one's is logged under its project too.
@@ -176,6 +169,13 @@ export async function identifyPresentedKey(keys: Pick<ApiKeyVerifier, 'verify'>,
   else if (verdict.key !== undefined) request.refusedKey = { id: verdict.key.id, project: verdict.key.project };
 }
 
+/**
+ * The budget of refused answers per client address. A refusal of a request that no valid key
+ * passed (401, or a 400/404/405/406 answered before an operation's key check) takes a token from its
+ * address's bucket; with none left it is answered 429 instead. A request with a valid key is
+ * never charged here: it spends its key's budget, so a flood from a shared address (a proxy, a
+ * NAT) cannot lock out the keys behind it.
+ */
 export async function chargeRefusal(refusals: RateLimiter, request: FastifyRequest, refusal: ServiceError): Promise<ServiceError> {
   if (request.apiKey !== undefined || refusal.status < 400 || refusal.status >= 500 || refusal.code === 'rate_limited') return refusal;
   const rate = await refusals.take(addressBudgetKey(request.ip ?? ''));

@@ -99,7 +99,6 @@ const jsonGate: onRequestHookHandler = (request, reply, done) => {
   done();
 };
 
-/** The other methods on a known path: refused before any body is read. */
 /** How many Host lines a request's headers hold (Node keeps only the first as `headers.host`). */
 function hostLines(raw: readonly string[]): number {
   let n = 0;
@@ -110,7 +109,7 @@ function hostLines(raw: readonly string[]): number {
 /** A hook refusing a request (no `this`: other hooks call it too). */
 type Refusal = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
-/** Refuses a method a path has no route for, naming those it has. */
+/** Refuses a method a path has no route for, naming those it has: before any body is read. */
 function refuseMethod(allow: readonly string[]): Refusal {
   const header = allow.join(', ');
   const message = `only ${allow.length === 1 ? `${allow[0]} is` : `${allow.slice(0, -1).join(', ')} and ${allow.at(-1)} are`} supported`;
