@@ -6,7 +6,8 @@
  *
  * Stored text, version 1: the JSON array [1, flags, splices, pieces, ranges?, revision?], where
  * flags tell what the layout holds (SPLICED, PIECES, RANGES) so an answer can know it without
- * decoding the rest, and revision is the field list's the ranges were found with (absent: 1). Version 0, the JSON object {s?: splices, p?: pieces}, is still read: its flags come from
+ * decoding the rest, and revision is the field list's the ranges were found with (absent: 1).
+ * Version 0, the JSON object {s?: splices, p?: pieces}, is still read: its flags come from
  * decoding it. A layout without RANGES was written before fields were classified: a redacted
  * answer finds its ranges by scanning the record (src/wire/redaction.ts).
  */
