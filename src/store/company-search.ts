@@ -1,8 +1,9 @@
 /**
  * The search text of a company and of a query, normalized alike in JavaScript so both stores index
  * and match the same words: decomposed (NFKD), accents dropped, letters with a stroke and ligatures
- * spelt as their base letters, lower case, split on anything that is not a letter or a digit. Identifiers also keep their compact forms (separators removed, from
- * each word onward), so "HRB 123-456" is found by "hrb123456", "123456" and "123 456".
+ * spelt as their base letters, lower case, split on anything that is not a letter or a digit.
+ * Identifiers also keep their compact forms (separators removed, from each word onward), so
+ * "HRB 123-456" is found by "hrb123456", "123456" and "123 456".
  *
  * The search index holds each word behind its project's tag (searchTag): a project's words are
  * terms of their own, so a search reads and ranks its own project's matches only, whatever other
@@ -15,7 +16,7 @@ const MAX_COMPACT_WORDS = 16;
 
 /** Letters NFKD leaves whole (a stroke is no combining mark; ligatures have no decomposition), as their base letters. */
 const BASE_LETTERS: Readonly<Record<string, string>> = { ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h', ŧ: 't', ı: 'i', þ: 'th', æ: 'ae', œ: 'oe', ß: 'ss' };
-const WHOLE_LETTERS = /[øłđðħŧıþæœß]/g;
+const WHOLE_LETTERS = new RegExp(`[${Object.keys(BASE_LETTERS).join('')}]`, 'g');
 
 /** The words of a text, normalized. */
 export function searchWords(text: string): string[] {
