@@ -48,6 +48,16 @@ export type PruneKind = (typeof PRUNE_KINDS)[number];
 export type TombstoneKind = 'customer' | 'alert';
 
 /**
+ * The instant key a customer's tombstones hold: the erasure's, or the newest version erased when a
+ * record was dated ahead of the service's clock, so the erased bytes sent again are still stale.
+ */
+export function tombstoneKey(erasedAt: string, versions: ReadonlyArray<string | null | undefined>): string {
+  let key = erasedAt;
+  for (const v of versions) if (v !== null && v !== undefined && v > key) key = v;
+  return key;
+}
+
+/**
  * An import's outcome against a tombstone: a version not newer than the erasure, or none at all,
  * is stale; a newer one (a customer onboarded again) is judged by the ordinary version rule.
  */

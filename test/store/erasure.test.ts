@@ -92,6 +92,17 @@ describe.each(storeHarnesses())('$adapter: erasure and retention', ({ make }) =>
     expect(items.find((c) => c.kind === 'company')).toMatchObject({ operation: 'upsert', id: CUSTOMER });
   });
 
+  it('refuses the erased bytes sent again when they were dated ahead of the erasure', async () => {
+    const p = newProject();
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    const lines = [personalCompanyLine(p, CUSTOMER, documentKey(CUSTOMER, 999), ahead), personalAlertLine(p, alertId(CUSTOMER, 0), CUSTOMER, documentKey(CUSTOMER, 0), ahead)];
+    expect(await importLines(store, lines)).toMatchObject({ stored: 2 });
+    await store.eraseCustomer(p, KEY, { dryRun: false });
+    expect(await importLines(store, lines)).toMatchObject({ stored: 0, stale: 2 });
+    expect(await store.customerKnown(p, KEY)).toBe(false);
+    expect(await store.getAlert(p, recordKey(alertId(CUSTOMER, 0)))).toBeUndefined();
+  });
+
   it('erases an individual customer and one known only from its executions alike', async () => {
     const p = newProject();
     await importLines(store, [individualLine(p, CUSTOMER), personalExecutionLine(p, OTHER, 1), personalExecutionLine(p, OTHER, 2)]);

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { Change } from '../../contract/change.js';
 import { instantKey } from '../../contract/date-time.js';
 import { erasedChange, feedRecord, type ChangeEntry } from '../change-items.js';
-import { documentKeysOf, PENDING_FILES_LIMIT, type Erasure, type FileRef, type PruneKind, type TombstoneKind } from '../erasure.js';
+import { documentKeysOf, PENDING_FILES_LIMIT, tombstoneKey, type Erasure, type FileRef, type PruneKind, type TombstoneKind } from '../erasure.js';
 import { rowKey } from './batch-plan.js';
 import type { Upsert } from '../store.js';
 
@@ -35,18 +35,27 @@ export interface CustomerRows {
   removals: FeedRemoval[];
   alertKeys: string[];
   documents: string[];
+  /** The erased records' versions: the tombstones hold the newest of them if it is after the erasure. */
+  versions: (string | null)[];
 }
 
 /** Reads the rows an erasure of the customer removes. */
 export async function readCustomerRows(client: pg.ClientBase, project: string, customerKey: string): Promise<CustomerRows> {
   const customer = (
-    await client.query<{ has_record: boolean; is_company: boolean; body: Buffer | null }>(
-      'SELECT has_record, is_company, body FROM customers WHERE project = $1 AND customer_key = $2',
+    await client.query<{ has_record: boolean; is_company: boolean; body: Buffer | null; version_key: string | null }>(
+      'SELECT has_record, is_company, body, version_key FROM customers WHERE project = $1 AND customer_key = $2',
       [project, customerKey],
     )
   ).rows[0];
-  const executions = (await client.query<{ execution_id: string }>('SELECT execution_id FROM executions WHERE project = $1 AND customer_key = $2', [project, customerKey])).rows;
-  const alerts = (await client.query<{ alert_key: string; body: Buffer }>('SELECT alert_key, body FROM alerts WHERE project = $1 AND customer_key = $2', [project, customerKey])).rows;
+  const executions = (
+    await client.query<{ execution_id: string; sort_key: string }>('SELECT execution_id, sort_key FROM executions WHERE project = $1 AND customer_key = $2', [project, customerKey])
+  ).rows;
+  const alerts = (
+    await client.query<{ alert_key: string; body: Buffer; version_key: string | null }>('SELECT alert_key, body, version_key FROM alerts WHERE project = $1 AND customer_key = $2', [
+      project,
+      customerKey,
+    ])
+  ).rows;
   const hasRecord = customer?.has_record === true;
   const documents = new Set([...documentKeysOf('customer', hasRecord ? customer!.body : null), ...alerts.flatMap((a) => documentKeysOf('alert', a.body))]);
   const removals: FeedRemoval[] = [];
@@ -58,6 +67,7 @@ export async function readCustomerRows(client: pg.ClientBase, project: string, c
     removals,
     alertKeys: alerts.map((a) => a.alert_key),
     documents: [...documents],
+    versions: [customer?.version_key ?? null, ...executions.map((e) => e.sort_key), ...alerts.map((a) => a.version_key)],
   };
 }
 
@@ -72,7 +82,7 @@ export async function eraseCustomerRows(client: pg.ClientBase, project: string, 
   await client.query(
     `INSERT INTO erasures (project, kind, record_key, erased_key) SELECT $1, t.k, t.r, $4 FROM unnest($2::text[], $3::text[]) AS t(k, r)
      ON CONFLICT (project, kind, record_key) DO UPDATE SET erased_key = greatest(erasures.erased_key, excluded.erased_key)`,
-    [project, kinds, [customerKey, ...rows.alertKeys], instantKey(changedAt)],
+    [project, kinds, [customerKey, ...rows.alertKeys], tombstoneKey(instantKey(changedAt), rows.versions)],
   );
   await pendFiles(client, rows.documents.map((objectKey) => ({ project, objectKey })));
   const files = (await client.query<{ object_key: string }>('SELECT object_key FROM file_deletions WHERE project = $1 LIMIT $2', [project, PENDING_FILES_LIMIT])).rows.map((r) => ({

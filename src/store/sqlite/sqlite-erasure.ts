@@ -6,7 +6,7 @@
 import { instantKey } from '../../contract/date-time.js';
 import { erasedChange, feedRecord } from '../change-items.js';
 import type { Change } from '../../contract/change.js';
-import { documentKeysOf, PENDING_FILES_LIMIT, type Erasure, type FileRef, type PruneKind, type TombstoneKind } from '../erasure.js';
+import { documentKeysOf, PENDING_FILES_LIMIT, tombstoneKey, type Erasure, type FileRef, type PruneKind, type TombstoneKind } from '../erasure.js';
 import { recordChange } from './sqlite-changes.js';
 import type { Prepare } from './sqlite-rows.js';
 
@@ -15,11 +15,16 @@ export const PRUNE_CHUNK = 1000;
 
 /** Erases `customerKey` of `project` (see Store.eraseCustomer); the caller holds the write transaction. */
 export function eraseSqliteCustomer(stmt: Prepare, project: string, customerKey: string, dryRun: boolean, now: Date): Erasure {
-  const customer = stmt('SELECT has_record, is_company, body FROM customers WHERE project = ? AND customer_key = ?').get(project, customerKey) as
-    | { has_record: number; is_company: number; body: Buffer | null }
+  const customer = stmt('SELECT has_record, is_company, body, version_key FROM customers WHERE project = ? AND customer_key = ?').get(project, customerKey) as
+    | { has_record: number; is_company: number; body: Buffer | null; version_key: string | null }
     | undefined;
-  const executions = stmt('SELECT execution_id FROM executions WHERE project = ? AND customer_key = ?').pluck().all(project, customerKey) as string[];
-  const alerts = stmt('SELECT alert_key, body FROM alerts WHERE project = ? AND customer_key = ?').all(project, customerKey) as { alert_key: string; body: Buffer }[];
+  const executionRows = stmt('SELECT execution_id, sort_key FROM executions WHERE project = ? AND customer_key = ?').all(project, customerKey) as { execution_id: string; sort_key: string }[];
+  const executions = executionRows.map((e) => e.execution_id);
+  const alerts = stmt('SELECT alert_key, body, version_key FROM alerts WHERE project = ? AND customer_key = ?').all(project, customerKey) as {
+    alert_key: string;
+    body: Buffer;
+    version_key: string | null;
+  }[];
   const hasRecord = customer?.has_record === 1;
   const documents = new Set([...documentKeysOf('customer', hasRecord ? customer!.body : null), ...alerts.flatMap((a) => documentKeysOf('alert', a.body))]);
   const counts = { customers: hasRecord ? 1 : 0, executions: executions.length, alerts: alerts.length, documents: documents.size };
@@ -37,7 +42,7 @@ export function eraseSqliteCustomer(stmt: Prepare, project: string, customerKey:
   if (listed !== undefined) stmt('DELETE FROM company_search WHERE rowid = ?').run(listed.id);
   stmt('DELETE FROM customers WHERE project = ? AND customer_key = ?').run(project, customerKey);
 
-  const erasedKey = instantKey(changedAt);
+  const erasedKey = tombstoneKey(instantKey(changedAt), [customer?.version_key, ...executionRows.map((e) => e.sort_key), ...alerts.map((a) => a.version_key)]);
   tombstone(stmt, project, 'customer', customerKey, erasedKey);
   for (const a of alerts) tombstone(stmt, project, 'alert', a.alert_key, erasedKey);
   for (const objectKey of documents) pendFile(stmt, project, objectKey);
