@@ -1,6 +1,6 @@
 /** One input line through parsing, validation and preparing its store write: the same steps inline or in a worker. */
 import { validateRecord } from '../contract/index.js';
-import { isStorableText, UNSTORABLE_MESSAGE } from '../contract/storable-text.js';
+import { keyedTextProblem } from '../contract/keyed-text.js';
 import { projectIdProblem } from '../contract/project-id.js';
 import type { Upsert } from '../store/store.js';
 import { parseEnvelope, type LineIssue } from './envelope.js';
@@ -29,12 +29,14 @@ export function processLine(bytes: Buffer, gzipLevel: number | null): LineResult
 
 /**
  * The values the store keeps in columns of their own (the body stays JSON, escapes and all) that
- * hold NUL or lone surrogates: PostgreSQL would refuse the whole batch the line is written with.
+ * hold NUL or lone surrogates, or are too long for an index entry: PostgreSQL would refuse the
+ * whole batch the line is written with.
  */
 function unstorableKeys(u: Upsert, record: Record<string, unknown>): LineIssue[] {
   const issues: LineIssue[] = [];
   const check = (path: string, value: string | null): void => {
-    if (value !== null && !isStorableText(value)) issues.push({ path, message: UNSTORABLE_MESSAGE });
+    const problem = value === null ? undefined : keyedTextProblem(value);
+    if (problem !== undefined) issues.push({ path, message: problem });
   };
   if (u.kind === 'execution') {
     check('/cmsProjectId', u.project);

@@ -14,6 +14,18 @@ import { hash } from 'node:crypto';
 /** Most words of one identifier that get compact forms (longer ones keep only their words). */
 const MAX_COMPACT_WORDS = 16;
 
+/**
+ * Most characters of a company's name words, and of its identifier words, that are indexed:
+ * PostgreSQL bounds a tsvector, and a name past this is still stored and served whole.
+ */
+export const MAX_SEARCH_TEXT = 32_768;
+
+/**
+ * Most UTF-16 units of one word, indexed or asked, so that with its project tag it stays within the
+ * bytes PostgreSQL indexes of a word. Query words are cut alike: a word prefix matches whatever its length.
+ */
+export const MAX_WORD_LENGTH = 500;
+
 /** Letters NFKD leaves whole (a stroke is no combining mark; ligatures have no decomposition), as their base letters. */
 const BASE_LETTERS: Readonly<Record<string, string>> = { ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h', ŧ: 't', ı: 'i', þ: 'th', æ: 'ae', œ: 'oe', ß: 'ss' };
 const WHOLE_LETTERS = new RegExp(`[${Object.keys(BASE_LETTERS).join('')}]`, 'g');
@@ -26,12 +38,28 @@ export function searchWords(text: string): string[] {
     .replace(/\p{M}+/gu, '')
     .replace(WHOLE_LETTERS, (c) => BASE_LETTERS[c]!)
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
+    .filter((w) => w.length > 0)
+    .map(cutWord);
+}
+
+/** `w` cut to MAX_WORD_LENGTH, never inside a surrogate pair. */
+function cutWord(w: string): string {
+  if (w.length <= MAX_WORD_LENGTH) return w;
+  const high = w.charCodeAt(MAX_WORD_LENGTH - 1);
+  return w.slice(0, high >= 0xd800 && high <= 0xdbff ? MAX_WORD_LENGTH - 1 : MAX_WORD_LENGTH);
+}
+
+/** `words` joined by spaces, as many whole words as fit in MAX_SEARCH_TEXT. */
+function boundedText(words: readonly string[]): string {
+  let length = -1;
+  let n = 0;
+  while (n < words.length && length + 1 + words[n]!.length <= MAX_SEARCH_TEXT) length += 1 + words[n++]!.length;
+  return (n === words.length ? words : words.slice(0, n)).join(' ');
 }
 
 /** The words of names, space separated. */
 export function nameSearchText(names: readonly string[]): string {
-  return names.flatMap(searchWords).join(' ');
+  return boundedText(names.flatMap(searchWords));
 }
 
 /** The words of identifiers and their compact forms, space separated. */
@@ -44,7 +72,7 @@ export function idSearchText(ids: readonly string[]): string {
       for (let i = 0; i < words.length - 1; i++) out.push(words.slice(i).join(''));
     }
   }
-  return out.join(' ');
+  return boundedText(out);
 }
 
 /** Most words of a query that are matched (a `q` is at most 200 characters anyway). */
