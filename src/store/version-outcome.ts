@@ -2,8 +2,9 @@
 import type { WriteOutcome } from './store.js';
 
 /**
- * Same bytes: unchanged. An older version (by instant key) than the stored one: stale.
- * Otherwise the incoming record replaces the stored one (equal or missing versions: last write wins).
+ * Same bytes: unchanged. An older version (by instant key) than the stored one: stale. Two contents
+ * of the same instant: the greater ETag is kept whichever comes last, so a retry or redelivery of
+ * either leaves the same record. Without a version on both sides the last write wins.
  */
 export function versionOutcome(
   prev: { etag: string; versionKey: string | null } | undefined,
@@ -11,6 +12,8 @@ export function versionOutcome(
 ): WriteOutcome {
   if (prev === undefined) return 'stored';
   if (prev.etag === next.etag) return 'unchanged';
-  if (prev.versionKey !== null && next.versionKey !== null && next.versionKey < prev.versionKey) return 'stale';
+  if (prev.versionKey !== null && next.versionKey !== null) {
+    if (next.versionKey < prev.versionKey || (next.versionKey === prev.versionKey && next.etag < prev.etag)) return 'stale';
+  }
   return 'stored';
 }
