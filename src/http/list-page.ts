@@ -5,7 +5,7 @@
  * cache hands out the same array while the page is current, so a repeated page is not hashed,
  * signed or laid end to end again.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Rendered, WireEncoding } from '../wire/render.js';
 import type { View } from '../wire/redaction.js';
@@ -55,7 +55,8 @@ const derivedOf = new WeakMap<readonly PageRow[], { url: string; view: View | un
 function derive<R extends PageRow>(rows: readonly R[], params: Parameters, o: ListPageOptions<R>): Derived {
   const page = rows.slice(0, o.limit);
   const ids = page.map(o.recordOf ?? o.keyOf);
-  const hash = createHash('sha256');
+  // Keyed: a page of one summary masked for the key must not let it confirm guesses of what was masked.
+  const hash = createHmac('sha256', o.secret);
   for (const r of page) hash.update(r.etag).update('\n');
   if (o.view !== undefined) hash.update(`view ${o.view.tag}\n`);
   let link: string | undefined;

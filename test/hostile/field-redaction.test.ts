@@ -158,6 +158,27 @@ describe('field redaction by key scope', () => {
     expect(doc.presignedUrl).not.toMatch(/filename=/);
     await full.arrayBuffer();
   });
+
+  it('names a redacted view by a keyed tag, not a hash of the stored bytes, in the record answer and the change feed alike', async () => {
+    const c = companies[0]!;
+    const tagOf = async (key: string): Promise<string> => {
+      const res = await fetch(`${svc.url}/v1/companies/${c.id as string}/details`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' } });
+      await res.arrayBuffer();
+      return res.headers.get('etag')!.replace(/^"|"$/g, '');
+    };
+    const feedTagOf = async (key: string): Promise<string | null> => {
+      const items = (await (await fetch(`${svc.url}/v1/changes?limit=1000`, { headers: { authorization: `Bearer ${key}` } })).json()) as { id: string; etag: string | null }[];
+      return items.find((i) => i.id === c.id)!.etag;
+    };
+    const [fullKey, noPiiKey] = [await keyWithout(0), await keyWithout(BITS.pii.bit)];
+    const full = await tagOf(fullKey);
+    const masked = await tagOf(noPiiKey);
+    expect(await feedTagOf(fullKey)).toBe(full);
+    expect(await feedTagOf(noPiiKey)).toBe(masked);
+    // The stored bytes' hash, which anyone could compute from guessed values, appears nowhere in the masked tag.
+    expect(masked).not.toContain(full);
+    expect(masked).toMatch(/^[\w-]{27}\.r\d+/);
+  });
 });
 
 /** The record without its document URLs (signed per request). */

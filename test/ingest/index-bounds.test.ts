@@ -54,7 +54,7 @@ describe.each(storeHarnesses())('$adapter: values past what an index entry holds
     const line = withRecord(companyLine(P, WORDY, DOC), (r) => (r.companyClaims = [{ companyName: name, registrationNumber: 'HRB 1', country: 'DEU' }]));
     expect(await importLines(store, [line, companyLine(P, C, DOC)])).toMatchObject({ stored: 1, rejected: 0 });
     const served = await store.getCompany(P, recordKey(WORDY));
-    expect(served?.body.toString('utf8')).toContain(name);
+    expect(served?.body?.toString('utf8')).toContain(name);
     const found = await store.listCompanies(P, { order: 'desc', q: 'quillmarsh' }, undefined, 10);
     expect(found.map((c) => c.key)).toEqual([recordKey(WORDY)]);
   });

@@ -2,13 +2,16 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../../contract/error-codes.js';
 import { DEFAULT_CHANGES_PAGE, OPERATIONS } from '../../contract/operations.js';
+import type { Change } from '../../contract/change.js';
 import type { ChangePosition, StoredChange } from '../../store/store.js';
+import type { RecordKind, View } from '../../wire/redaction.js';
 import { pickEncoding } from '../accept.js';
 import { noteAnswerRecords } from '../access-log-hook.js';
 import type { ProjectReader } from '../access.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { noteHeld } from '../held-time.js';
 import type { Parameters } from '../parameters.js';
+import { viewEtag } from '../view-etag.js';
 import { readRoute } from '../read-route.js';
 import { sendAnswer } from '../respond.js';
 import type { RouteDeps } from './send-record.js';
@@ -39,15 +42,34 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
     const next = encodeCursor(deps.secret, queryId, [position.xid, position.seq]);
     reply.header('link', `<${nextUrl(deps.basePath, params, next)}>; rel="next"`);
     noteAnswerRecords(request, page.map((c) => c.recordKey));
+    const views = viewsOf(reader);
     const hash = createHash('sha256');
-    // An entry's bytes never change at its position (a rewrite takes a new one), so positions name the page.
+    // An entry's bytes never change at its position (a rewrite takes a new one), so positions and the views name the page.
     for (const c of page) hash.update(c.position.xid).update(':').update(c.position.seq).update('\n');
     hash.update(next);
-    await sendAnswer(request, reply, page, pickEncoding(request.headers['accept-encoding']), {
+    for (const v of Object.values(views)) if (v !== undefined) hash.update(`\n${v.kind} ${v.tag}`);
+    await sendAnswer(request, reply, asViewed(page, views, deps.secret), pickEncoding(request.headers['accept-encoding']), {
       etag: hash.digest('base64url').slice(0, 27),
       cacheControl: deps.cacheControl,
       charge: reader.charge,
     });
+  });
+}
+
+/** The views the reader is shown each kind of record under; undefined where it sees every field. */
+function viewsOf(reader: ProjectReader): Record<RecordKind, View | undefined> {
+  return { company: reader.viewOf('company'), alert: reader.viewOf('alert'), execution: reader.viewOf('execution') };
+}
+
+/** The page as a reader with `views` is shown it: an upsert's etag is the one its reads are served under (see viewEtag). */
+function asViewed(page: StoredChange[], views: Record<RecordKind, View | undefined>, secret: Buffer): StoredChange[] {
+  if (views.company === undefined && views.alert === undefined && views.execution === undefined) return page;
+  return page.map((c) => {
+    if (c.body === null) return c;
+    const item = JSON.parse(c.body.toString('utf8')) as Change;
+    const view = views[item.kind === 'customer' ? 'company' : item.kind];
+    if (view === undefined || item.etag === null) return c;
+    return { ...c, body: Buffer.from(JSON.stringify({ ...item, etag: viewEtag(secret, item.etag, view) }), 'utf8') };
   });
 }
 

@@ -8,6 +8,7 @@ import type { RecordKind } from '../../wire/redaction.js';
 import { FIELD_CLASSES } from '../../contract/field-classes.js';
 import type { AccessDeps, ProjectReader } from '../access.js';
 import type { Encoding } from '../accept.js';
+import { viewEtag } from '../view-etag.js';
 import { sendAnswer, sendSent } from '../respond.js';
 import { answerKey, madeFrom, type AnswerCache, type KeptAnswer } from '../answer-cache.js';
 
@@ -84,7 +85,7 @@ export async function sendRecord(
   }
   const projectHasFiles = spliced && projectSegment(project) !== undefined;
   const view = reader.viewOf(kind);
-  const tag = view === undefined ? stored.etag : `${stored.etag}.${view.tag}`;
+  const tag = viewEtag(deps.secret, stored.etag, view);
   // A signed URL names its file: a key not shown personal data gets one without the name.
   const named = view === undefined || (view.bits & FIELD_CLASSES.pii.bit) === 0;
   await sendAnswer(request, reply, stored, encoding, {
