@@ -20,7 +20,7 @@ export function limitOptions(limits: ServerLimits | undefined): Partial<FastifyS
   return {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
-    // A socket silent for as long as a whole request may take is dead or hostile.
+    // A socket silent for as long as a whole request may take is dead or hostile (the service's own work holds it off: idle-timeout.ts).
     connectionTimeout: limits.requestTimeout,
     http: {
       requireHostHeader: false,

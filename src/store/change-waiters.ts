@@ -24,11 +24,6 @@ export class ChangeWaiters {
 
   constructor(private readonly check: ChangeCheck) {}
 
-  /** Projects someone waits on. */
-  projects(): IterableIterator<string> {
-    return this.byProject.keys();
-  }
-
   get size(): number {
     return this.count;
   }

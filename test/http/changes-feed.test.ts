@@ -1,9 +1,11 @@
 /** GET /v1/changes over real HTTP on the project's store: catch-up, resume, compaction, limits, long polls. */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { catchUp, feedPage, feedSettled, importLines as importOnly, plainCustomerLine } from '../support/changes-feed.js';
 import type { Store } from '../../src/store/store.js';
 import { alertLine, companyLine, executionLine } from '../support/records.js';
+import { storeUnderTest } from '../support/stores.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
 const P = 'proj-feed';
@@ -163,12 +165,52 @@ describe('change feed', () => {
     }
   });
 
+  it.runIf(storeUnderTest() === 'postgres')('answers a wait as soon as a change stored before it, held back by an older transaction, becomes servable', async () => {
+    const { next } = await catchUp(svc.url, '/v1/changes', key);
+    // Another session's open transaction holds the snapshot xmin back: nothing after it is servable yet.
+    const older = new pg.Client({ connectionString: svc.dbUrl });
+    await older.connect();
+    try {
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      await importOnly(svc.store, [plainCustomerLine(P, '8b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d', 'Individual')]);
+      const started = Date.now();
+      const polling = feedPage(svc.url, next.replace(/^\/v1\/changes\?/, '/v1/changes?wait=8&'), key);
+      // The wait's recheck finds nothing while the older transaction runs.
+      await new Promise((r) => setTimeout(r, 500));
+      await older.query('COMMIT');
+      const page = await polling;
+      expect(page.items.map((c) => c.id)).toEqual(['8b5c2a4e-3d1f-4a6b-9c8d-7e6f5a4b3c2d']);
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      await older.end();
+    }
+  });
+
   it('answers a wait with an empty page once it runs out', async () => {
     const { next } = await catchUp(svc.url, '/v1/changes', key);
     const page = await feedPage(svc.url, next.replace(/^\/v1\/changes\?/, '/v1/changes?wait=1&'), key);
     expect(page.status).toBe(200);
     expect(page.items).toEqual([]);
     expect(page.next).toContain('wait=1');
+  });
+
+  it('answers a wait longer than the request time-out with its empty page and Link once the wait is over', async () => {
+    // The socket idle time-out is the request time-out: the wait writes nothing for twice as long.
+    const own = await startTestService([plainCustomerLine(P, COMPANY, 'Company')], { limits: { requestTimeout: 1000, headersTimeout: 1000 } });
+    try {
+      const k = (await own.key(P, { scopes: ['changes:read'] })).key;
+      await feedSettled(own.dbUrl);
+      const { next } = await catchUp(own.url, '/v1/changes', k);
+      const started = Date.now();
+      const page = await feedPage(own.url, next.replace(/^\/v1\/changes\?/, '/v1/changes?wait=2&'), k);
+      expect(page.status).toBe(200);
+      expect(page.items).toEqual([]);
+      expect(page.next).toContain('wait=2');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    } finally {
+      await own.close();
+    }
   });
 
   it('ends waits promptly when the server closes', async () => {

@@ -6,6 +6,7 @@ import { ClientError, createClient } from '../../src/client/client.js';
 import type { ImportResult } from '../../src/contract/import-result.js';
 import { recordKey } from '../../src/contract/record-key.js';
 import { catchUp, feedSettled } from '../support/changes-feed.js';
+import { holdWrites, type HeldWrites } from '../support/held-writes.js';
 import { versionedEnvelopes, versionProblems } from '../support/ingest-records.js';
 import { companyLine, executionLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
@@ -175,6 +176,27 @@ describe('push records over HTTP', () => {
     const listed = (await (await get('/v1/alerts?limit=200', key)).json()) as { id: string; updatedAt: string }[];
     expect(new Set(listed.map((a) => a.id))).toEqual(new Set(env.alerts.keys()));
     for (const a of listed) expect(Date.parse(a.updatedAt)).toBe(Date.parse(env.alerts.get(a.id)!));
+  });
+
+  it('answers a push whose store work outlasts the request time-out, once its records are stored', async () => {
+    // The socket idle time-out is the request time-out: the import writes nothing to the socket while it waits.
+    const slow = await startTestService([], { limits: { requestTimeout: 1000, headersTimeout: 1000 } });
+    let held: HeldWrites | undefined;
+    try {
+      const k = (await slow.key(A, { scopes: ['records:write'] })).key;
+      // More than one batch: SQLite waits for its lock synchronously, and only an import with work left after that wait meets the time-out.
+      const lines = Array.from({ length: 1500 }, (_, i) => executionLine(A, C1, i));
+      held = await holdWrites(slow.dbUrl, 2500);
+      const started = Date.now();
+      const r = await push(slow.url, k, lines.join('\n') + '\n');
+      expect(r.status).toBe(200);
+      expect(await r.json()).toMatchObject({ read: 1500, stored: 1500, rejected: 0 });
+      // It did wait past the time-out, for the writes held back.
+      expect(Date.now() - started).toBeGreaterThan(1000);
+    } finally {
+      await held?.released;
+      await slow.close();
+    }
   });
 
   it('records the push in the access log, and the client throws the contract error for a refused push', async () => {

@@ -9,6 +9,8 @@ import { S3FileStore } from '../../src/files/s3-file-store.js';
 import { createApiKey, type Scope } from '../../src/store/api-keys.js';
 import type { AccessLogWriterOptions } from '../../src/access-log/writer.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limit.js';
+import type { ServerLimits } from '../../src/http/server-limits.js';
+import { SETTINGS } from '../../src/config/settings.js';
 import type { Logger } from 'pino';
 import { buildServer } from '../../src/http/server.js';
 import { withListPageCache } from '../../src/store/list-page-cache.js';
@@ -58,6 +60,8 @@ export async function startTestService(
     logger?: Logger;
     /** Limits of pushed records (POST /records); the settings' defaults when absent. */
     ingest?: { maxBytes: number; gzipLevel: number | null };
+    /** Socket limits, each absent one at its setting's default; none at all when absent. */
+    limits?: Partial<ServerLimits>;
   } = {},
 ): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'crs-test-'));
@@ -85,6 +89,7 @@ export async function startTestService(
     accessLog: opts.accessLog,
     consoleDir: opts.consoleDir,
     ingest: opts.ingest,
+    limits: opts.limits && { ...defaultLimits(), ...opts.limits },
   });
   const url = await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -105,6 +110,19 @@ export async function startTestService(
       await store.close();
       await testStore.cleanup();
     },
+  };
+}
+
+/** The limits of the settings' defaults, as the assembled service builds them (src/app/service.ts). */
+function defaultLimits(): ServerLimits {
+  return {
+    requestTimeout: SETTINGS.requestTimeout.default,
+    headersTimeout: SETTINGS.headersTimeout.default,
+    keepAliveTimeout: SETTINGS.keepAliveTimeout.default,
+    maxHeaderBytes: SETTINGS.maxHeaderBytes.default,
+    maxConnectionsPerAddress: SETTINGS.maxConnectionsPerAddress.default,
+    writeStallTimeout: SETTINGS.writeStallTimeout.default,
+    slowReaderBytes: SETTINGS.slowReaderMb.default * 1024 * 1024,
   };
 }
 

@@ -10,6 +10,7 @@ import { noteAnswerRecords } from '../access-log-hook.js';
 import type { ProjectReader } from '../access.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { noteHeld } from '../held-time.js';
+import { withoutIdleTimeout } from '../idle-timeout.js';
 import type { Parameters } from '../parameters.js';
 import { viewEtag } from '../view-etag.js';
 import { readRoute } from '../read-route.js';
@@ -32,7 +33,8 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
     let page = await reader.listChanges(after, limit);
     if (page.length === 0 && waitSeconds > 0) {
       const waitFrom = performance.now();
-      page = await waitForPage(reader, after, limit, waitSeconds * 1000, abortOnEnd(deps.closing, reply.raw));
+      const signal = abortOnEnd(deps.closing, reply.raw);
+      page = await withoutIdleTimeout(request, () => waitForPage(reader, after, limit, waitSeconds * 1000, signal));
       // A long poll is slow by design: its wait does not make the answer a slow one in the log.
       noteHeld(request, performance.now() - waitFrom);
     }

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { MAX_LISTED_REJECTS, type ImportReject, type ImportResult } from '../../contract/import-result.js';
 import { WRITE_OPERATIONS } from '../../contract/operations.js';
 import { requireAccess } from '../access.js';
+import { withoutIdleTimeout } from '../idle-timeout.js';
 import { bodyEncoding, spoolBody } from '../ndjson-body.js';
 import { parseParameters } from '../parameters.js';
 import { routePath } from '../read-route.js';
@@ -21,12 +22,15 @@ export function pushRecordsRoute(deps: RouteDeps, maxBytes: number): void {
     try {
       const rejects: ImportReject[] = [];
       let omitted = 0;
-      const summary = await reader.importRecords(createReadStream(body.file, { highWaterMark: 1 << 20 }), (line, issues) => {
-        for (const issue of issues) {
-          if (rejects.length < MAX_LISTED_REJECTS) rejects.push({ line, pointer: issue.path, message: issue.message });
-          else omitted++;
-        }
-      });
+      // The body is in: from here until the answer, the time is the import's, not the client's.
+      const summary = await withoutIdleTimeout(request, () =>
+        reader.importRecords(createReadStream(body.file, { highWaterMark: 1 << 20 }), (line, issues) => {
+          for (const issue of issues) {
+            if (rejects.length < MAX_LISTED_REJECTS) rejects.push({ line, pointer: issue.path, message: issue.message });
+            else omitted++;
+          }
+        }),
+      );
       const answer: ImportResult = { ...summary, rejects, rejectsOmitted: omitted };
       return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(answer));
     } finally {

@@ -17,7 +17,7 @@ const BLIND_WAKE_MS = 1000;
 
 export class ChangeListener implements ChangeCheck {
   readonly intervalMs = CHECK_MS;
-  /** Projects written by a transaction the feed may not serve yet: the highest such xid of each. */
+  /** Projects written by a transaction the feed may not serve yet: the highest such xid of each, until servable. */
   private readonly pending = new Map<string, bigint>();
   private readonly connection: ListenConnection;
   private lastBlindWake = 0;
@@ -30,8 +30,6 @@ export class ChangeListener implements ChangeCheck {
   constructor(
     config: pg.ClientConfig,
     private readonly xmin: () => Promise<bigint>,
-    /** Reads go to a replica: a write notified before anyone waited may still be on its way there. */
-    private readonly lagging = false,
   ) {
     this.connection = new ListenConnection(config, CHANGES_CHANNEL, {
       notification: (payload) => {
@@ -64,10 +62,8 @@ export class ChangeListener implements ChangeCheck {
     }
     if (this.pending.size === 0) return;
     const xmin = await this.xmin();
-    const waiting = new Set(waiters.projects());
     for (const [project, xid] of [...this.pending]) {
-      if (!waiting.has(project) && !this.lagging) this.pending.delete(project);
-      else if (xid < xmin) {
+      if (xid < xmin) {
         this.pending.delete(project);
         waiters.wake(project);
       }
@@ -75,9 +71,7 @@ export class ChangeListener implements ChangeCheck {
   }
 
   private note(project: string, xid: bigint): void {
-    // With no one waiting there is no one to wake; a waiter arriving later checks the store itself,
-    // unless the store is a replica that may not have the write yet (one entry per project, cleared once servable).
-    if (this.waiters === undefined || (this.waiters.size === 0 && !this.lagging)) return;
+    // Kept whether or not anyone waits: a later waiter's recheck may come before the write is servable.
     const seen = this.pending.get(project);
     if (seen === undefined || xid > seen) this.pending.set(project, xid);
   }

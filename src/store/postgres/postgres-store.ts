@@ -214,7 +214,7 @@ export class PostgresStore implements Store {
         p.query<{ xmin: string }>({ name: 'ccr_changes_xmin', text: 'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin' }),
       );
       return BigInt(r.rows[0]!.xmin);
-    }, readPool !== undefined);
+    });
     this.changeWaiters = new ChangeWaiters(this.changes);
     this.changes.waiters = this.changeWaiters;
     this.reads = new ReadBatcher(async (statement: BatchedStatement, project: string, keys: string[]) => {
