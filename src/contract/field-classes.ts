@@ -8,6 +8,7 @@
  * as a whole: its unknown extra members are personal too). A path marked `keep` names a member
  * that a `*` beside it must not cover.
  */
+import { AlertSummary } from './alert-summary.js';
 
 /** The classes of withheld fields, each with the scope that lets a key see it. */
 export const FIELD_CLASSES = {
@@ -91,6 +92,9 @@ function screening(prefix: string): ClassifiedField[] {
     pii(`${s}.searchRef`),
     pii(`${s}.requestData.search_term`, 'text'),
     pii(`${s}.requestData.tags`),
+    // The birth year searched is the screened person's, as a secondary match's is.
+    pii(`${s}.requestData.filters.birth_year`),
+    pii(`${s}.searchResult.filters.birth_year`),
     pii(`${s}.searchResult.search_term`, 'text'),
     pii(`${s}.searchResult.submitted_term`, 'text'),
     pii(`${s}.searchResult.tags`, 'emptyArray'),
@@ -102,13 +106,14 @@ function screening(prefix: string): ClassifiedField[] {
     pii(`${doc}.fields`, 'emptyArray'),
     pii(`${doc}.media`, 'emptyArray'),
     pii(`${doc}.source_notes`),
+    pii(`${doc}.keywords`, 'emptyArray'),
     pii(`${doc}.match_types_details[].matching_name`, 'text'),
     pii(`${doc}.match_types_details[].name_matches[].query_term`, 'text'),
     // A secondary match names what else of the person was searched (a birth year): all but its kind.
     pii(`${doc}.match_types_details[].secondary_matches[].*`),
     keep(`${doc}.match_types_details[].secondary_matches[].match_types`),
     pii(`${info}.name`, 'text'),
-    ...['aka', 'date_of_birth', 'dates_of_birth', 'associates', 'media', 'fields', 'full_listing', 'uncategorized', 'related', 'assets', 'designation', 'source_notes', 'date_of_death', 'death_age', 'age'].map((m) => pii(`${info}.${m}`)),
+    ...['aka', 'date_of_birth', 'dates_of_birth', 'associates', 'media', 'fields', 'full_listing', 'uncategorized', 'related', 'assets', 'designation', 'source_notes', 'date_of_death', 'death_age', 'age', 'primary_country', 'country_names', 'keywords'].map((m) => pii(`${info}.${m}`)),
   ];
 }
 
@@ -139,19 +144,33 @@ function results(prefix: string): ClassifiedField[] {
   ];
 }
 
+/** The alert's own free text: the source writes people into it (the person matched in a title, what was found in a closing reason). */
+function texts(prefix: string): ClassifiedField[] {
+  return [pii(`${prefix}name`, 'text'), pii(`${prefix}description`), pii(`${prefix}reason`)];
+}
+
+/** A transaction's counterparty, and the on-chain transaction itself: its hash (and the explorer link naming it) leads to the customer's wallet. */
+function transactions(prefix: string): ClassifiedField[] {
+  const info = `${prefix}transactions[].transactionInfo`;
+  return [pii(`${info}.counterparty`), pii(`${info}.hash`), pii(`${info}.hashUrl`)];
+}
+
 /** An alert's fields, and the same fields in the snapshots of its audit trail (open objects that may carry any of them). */
 function alertFields(prefix: string): ClassifiedField[] {
-  return [...notes(prefix), ...screening(prefix), ...duplicates(prefix), ...results(prefix), pii(`${prefix}transactions[].transactionInfo.counterparty`)];
+  return [...texts(prefix), ...notes(prefix), ...screening(prefix), ...duplicates(prefix), ...results(prefix), ...transactions(prefix)];
 }
 
 export const ALERT_FIELDS: readonly ClassifiedField[] = [...alertFields(''), ...alertFields('audits[].record.')];
+
+/** An alert summary's fields (GET /alerts): the alert's own top-level fields it repeats, each in the alert's class and mask. */
+export const ALERT_SUMMARY_FIELDS: readonly ClassifiedField[] = ALERT_FIELDS.filter((f) => !/[.[*]/.test(f.path) && Object.hasOwn(AlertSummary.properties, f.path));
 
 /**
  * The revision of each kind's field list, raised whenever one of its paths or masks changes. A
  * record's stored ranges carry the revision they were found with; ranges of another revision are
  * found again when a redacted answer is made, and a view's ETag names the revision.
  */
-export const FIELD_REVISIONS = { company: 1, alert: 2, execution: 1 } as const;
+export const FIELD_REVISIONS = { company: 1, alert: 3, alertSummary: 1, execution: 1 } as const;
 
 export const EXECUTION_FIELDS: readonly ClassifiedField[] = [
   { path: 'scenario_executions[].rules[].documents[].url', class: 'documents', mask: 'text' },

@@ -215,7 +215,7 @@ function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project
     customerKnown: (customerId) => store.customerKnown(project, recordKey(customerId)),
     listExecutions: (customerId, filter, after, limit, encoding) =>
       store.listExecutions(project, recordKey(customerId), filter, after, limit, fields('execution', encoding)),
-    listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
+    listAlerts: (filter, after, limit, encoding) => store.listAlerts(project, filter, after, limit, fields('alertSummary', encoding)),
     countAlerts: (filter) => store.countAlerts(project, filter),
     listCompanies: (filter, after, limit, encoding) => store.listCompanies(project, filter, after, limit, fieldsFor(wireEncodingOf(encoding))),
     listChanges: (after, limit) => store.listChanges(project, after, limit),

@@ -1,6 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { Alert } from '../contract/alert.js';
+import { alertSummaryOf } from '../contract/alert-summary.js';
 import { FIELD_CLASSES, FIELD_REVISIONS } from '../contract/field-classes.js';
+import { validateRecord } from '../contract/validators.js';
+import { ALERT_FIELDS_REVISION_2, PERSONAL, PERSONAL_TEXTS, personalAlert } from '../../test/support/personal-alert.js';
 import { documentPlaces } from './json-splices.js';
 import { fieldPlaces, findRanges } from './json-ranges.js';
 import { layoutRecord } from './record-layout.js';
@@ -12,6 +16,7 @@ import type { RecordBytes } from './record-bytes.js';
 const PII = FIELD_CLASSES.pii.bit;
 const DOCS = FIELD_CLASSES.documents.bit;
 const SCREENING = FIELD_CLASSES.screening.bit;
+const ALERT_ID = '0f4c2a8e-3b1d-4e6f-9a7c-5d2b8e1f3a60';
 
 const alert = {
   id: 'a',
@@ -113,6 +118,45 @@ describe('redacted answers', () => {
     const nameOf = (record: RecordBytes) => (JSON.parse(text(render(record, 'identity', () => 'u', viewOf('alert', PII))).toString()) as typeof alert).notes[0]!.name;
     expect(nameOf(noneFound(FIELD_REVISIONS.alert - 1))).toBe('[redacted]');
     expect(nameOf(noneFound(FIELD_REVISIONS.alert))).toBe('Called Jane Roe');
+  });
+
+  it("withholds an alert's own texts, the screened person's birth year, countries and keywords and an on-chain hash, in the alert and its snapshots, valid under the contract", () => {
+    const record = stored(personalAlert('p', ALERT_ID));
+    const view = viewOf('alert', PII)!;
+    const plain = text(render(record, 'identity', () => 'u', view)).toString();
+    expect(PERSONAL_TEXTS.filter((p) => plain.includes(p))).toEqual([]);
+    const out = JSON.parse(plain);
+    expect(validateRecord('alert', out).ok).toBe(true);
+    const snapshot = out.audits.at(-1).record;
+    for (const a of [out, snapshot]) {
+      expect([a.name, a.description, a.reason]).toEqual(['[redacted]', null, null]);
+      const s = a.screeningProviderData;
+      expect([s.requestData.filters.birth_year, s.searchResult.filters.birth_year, s.searchResult.hits[0].doc.keywords]).toEqual([null, null, []]);
+      const info = s.searchEntities[0].key_information;
+      expect([info.primary_country, info.country_names, info.keywords]).toEqual([null, null, null]);
+      expect(a.transactions[0].transactionInfo).toMatchObject({ hash: null, hashUrl: null, blockchainChainId: '1', amount: '1.5' });
+    }
+    expect([out.type, out.status, snapshot.status]).toEqual(['KYC Drop-off', 'Under Investigation', 'Closed']);
+    expect(gunzipSync(text(render(record, 'gzip', () => 'u', view))).toString()).toBe(plain);
+    const full = JSON.parse(text(render(record, 'identity', () => 'u', undefined)).toString());
+    expect([full.name, full.audits.at(-1).record.transactions[0].transactionInfo.hash]).toEqual([PERSONAL.name, PERSONAL.hash]);
+  });
+
+  it('finds the ranges again of an alert laid out with the second revision of the field list, masking what the third added', () => {
+    const body = Buffer.from(JSON.stringify(personalAlert('p', ALERT_ID)));
+    const laidOut = (revision: number) => ({ etag: `second-list-as-${revision}`, body, ...layoutRecord(body, { documents: documentPlaces(ALERT_DOCUMENT_PATHS), gzipLevel: 6, fields: fieldPlaces(ALERT_FIELDS_REVISION_2), fieldsRevision: revision }) });
+    const shown = (record: RecordBytes) => text(render(record, 'identity', () => 'u', viewOf('alert', PII))).toString();
+    expect(PERSONAL_TEXTS.filter((p) => shown(laidOut(2)).includes(p))).toEqual([]);
+    // The same ranges named as the current revision's are trusted: the rescan is what masked them.
+    expect(PERSONAL_TEXTS.filter((p) => shown(laidOut(FIELD_REVISIONS.alert)).includes(p))).toEqual(PERSONAL_TEXTS);
+  });
+
+  it("masks an alert summary's texts as the alert's, scanning a summary stored before they were classified", () => {
+    const body = Buffer.from(JSON.stringify(alertSummaryOf(personalAlert('p', ALERT_ID) as unknown as Alert)));
+    const unclassified = { etag: 'summary', body, ...layoutRecord(body, { documents: null, gzipLevel: 6 }) };
+    const out = JSON.parse(text(render([unclassified], 'identity', () => 'u', viewOf('alertSummary', PII))).toString());
+    expect(out[0]).toEqual({ ...JSON.parse(body.toString()), name: '[redacted]', description: null, reason: null });
+    expect(viewOf('alertSummary', DOCS | SCREENING)).toBeUndefined();
   });
 
   it('names the field list revision in a view tag once it is past the first', () => {

@@ -6,14 +6,14 @@
  * deflated the first time a gzip answer needs them.
  */
 import { LRUCache } from 'lru-cache';
-import { ALERT_FIELDS, COMPANY_FIELDS, EXECUTION_FIELDS, FIELD_REVISIONS, MASKS, MASK_ORDER } from '../contract/field-classes.js';
+import { ALERT_FIELDS, ALERT_SUMMARY_FIELDS, COMPANY_FIELDS, EXECUTION_FIELDS, FIELD_REVISIONS, MASKS, MASK_ORDER } from '../contract/field-classes.js';
 import { fieldPlaces, findRanges, type ClassRange, type FieldPlace } from './json-ranges.js';
 import type { Splice } from './json-splices.js';
 import type { RecordBytes } from './record-bytes.js';
 import { deflateBetweenSplices, hasPieces, parseLayout, type ParsedLayout } from './record-layout.js';
 
-/** The kinds of record whose fields are classified. */
-export type RecordKind = 'company' | 'alert' | 'execution';
+/** The kinds of record whose fields are classified (an alert summary: a row of the alert list). */
+export type RecordKind = 'company' | 'alert' | 'alertSummary' | 'execution';
 
 /** What a key is not shown: the bits of the field classes it lacks the scope of, and where those fields are in a kind of record. */
 export interface View {
@@ -27,6 +27,7 @@ export interface View {
 const PLACES: Record<RecordKind, FieldPlace> = {
   company: fieldPlaces(COMPANY_FIELDS),
   alert: fieldPlaces(ALERT_FIELDS),
+  alertSummary: fieldPlaces(ALERT_SUMMARY_FIELDS),
   execution: fieldPlaces(EXECUTION_FIELDS),
 };
 
@@ -49,6 +50,7 @@ function classBits(place: FieldPlace): number {
 const KIND_BITS: Record<RecordKind, number> = {
   company: classBits(PLACES.company),
   alert: classBits(PLACES.alert),
+  alertSummary: classBits(PLACES.alertSummary),
   execution: classBits(PLACES.execution),
 };
 

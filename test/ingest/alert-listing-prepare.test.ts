@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/contract/alert.js';
 import { alertSummaryOf } from '../../src/contract/alert-summary.js';
+import { FIELD_REVISIONS } from '../../src/contract/field-classes.js';
 import { instantKey } from '../../src/contract/index.js';
 import { processLine } from '../../src/ingest/process-line.js';
 import { gzipFromPieces } from '../../src/wire/gzip-pieces.js';
@@ -39,7 +40,18 @@ describe('an alert prepared for the list', () => {
   it('stores no summary gzip pieces when the import stores none', () => {
     const r = processLine(Buffer.from(listedAlertLine(listedAlert('p', 9, 1))), null);
     if (r.kind !== 'record' || r.upsert.kind !== 'alert') throw new Error('expected an alert');
-    expect([r.upsert.listing.summary.deflated, r.upsert.listing.summary.layout]).toEqual([null, null]);
+    expect(r.upsert.listing.summary.deflated).toBeNull();
+    expect(parseLayout(r.upsert.listing.summary.layout).pieces).toEqual([]);
+  });
+
+  it("marks the ranges of the summary's personal text, found with the summary field list's revision", () => {
+    const a = listedAlert('p', 9, 1);
+    const r = processLine(Buffer.from(listedAlertLine({ ...a, record: { ...a.record, reason: 'Closed after a call with Jane Roe' } })), 6);
+    if (r.kind !== 'record' || r.upsert.kind !== 'alert') throw new Error('expected an alert');
+    const { body, layout } = r.upsert.listing.summary;
+    const parsed = parseLayout(layout);
+    expect(parsed.rangesRevision).toBe(FIELD_REVISIONS.alertSummary);
+    expect(parsed.ranges!.map((x) => body!.subarray(x.start, x.end).toString())).toEqual([JSON.stringify(a.record.name), JSON.stringify(a.record.description), '"Closed after a call with Jane Roe"']);
   });
 
   it('refuses an alert whose assignedTo holds NUL, which its column cannot hold, naming the field', () => {

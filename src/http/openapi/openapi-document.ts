@@ -83,7 +83,7 @@ export function openApiDocument(options: OpenApiOptions): Record<string, unknown
           description: [
             "An API key, one per project: a key reads only its project's records.",
             `Its scopes (${OPERATION_SCOPES.map((s) => `\`${s}\``).join(', ')}) say which operations it may call;`,
-            `${DATA_SCOPES.map((s) => `\`${s}\``).join(', ')} which fields it is shown: without one, that class's fields are masked (null, "[redacted]" or []) in every record it reads, and the ETag differs.`,
+            `${DATA_SCOPES.map((s) => `\`${s}\``).join(', ')} which fields it is shown: without one, that class's fields are masked (null, "[redacted]" or []) in every record and alert summary it reads, and the ETag differs.`,
             'Created by an operator with `compliance-read keys create --project <id> [--scopes ...]`; shown once.',
           ].join(' '),
         },

@@ -44,6 +44,7 @@ export function alertsListRoute(deps: RouteDeps): void {
       secret: deps.secret,
       cacheControl: deps.cacheControl,
       charge: reader.charge,
+      view: reader.viewOf('alertSummary'),
     });
   });
 }

@@ -58,13 +58,16 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
   });
 }
 
+/** The kinds of record the feed names, as their reads are served. */
+type FeedKind = Exclude<RecordKind, 'alertSummary'>;
+
 /** The views the reader is shown each kind of record under; undefined where it sees every field. */
-function viewsOf(reader: ProjectReader): Record<RecordKind, View | undefined> {
+function viewsOf(reader: ProjectReader): Record<FeedKind, View | undefined> {
   return { company: reader.viewOf('company'), alert: reader.viewOf('alert'), execution: reader.viewOf('execution') };
 }
 
 /** The page as a reader with `views` is shown it: an upsert's etag is the one its reads are served under (see viewEtag). */
-function asViewed(page: StoredChange[], views: Record<RecordKind, View | undefined>, secret: Buffer): StoredChange[] {
+function asViewed(page: StoredChange[], views: Record<FeedKind, View | undefined>, secret: Buffer): StoredChange[] {
   if (views.company === undefined && views.alert === undefined && views.execution === undefined) return page;
   return page.map((c) => {
     if (c.body === null) return c;
