@@ -15,6 +15,8 @@ import { importFiles } from '../ingest/importer.js';
 import type { ImportSummary } from '../ingest/import-summary.js';
 import { defaultWorkers } from '../ingest/default-workers.js';
 import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import { recordKey } from '../contract/record-key.js';
 import { configFrom, withSettings } from './config-options.js';
 import { progressReporter } from './progress.js';
 
@@ -100,9 +102,11 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
     if (run.files) {
       const { local } = await fileStoreOf({ ...config, fileStore: 'local' }, await store.secret());
       let n = 0;
-      for (const doc of demoDocuments(generator)) {
-        await local!.putBytes(doc.cmsProjectId, doc.objectKey, sampleFileFor(doc.mimetype).bytes);
-        n++;
+      for (const { line, documents } of demoDocuments(generator)) {
+        // A record the store does not hold (erased since an earlier run) gets no file back.
+        if (!(await holdsRecord(store, JSON.parse(line) as DemoEnvelope))) continue;
+        for (const doc of documents) await local!.putBytes(doc.cmsProjectId, doc.objectKey, sampleFileFor(doc.mimetype).bytes);
+        n += documents.length;
       }
       process.stdout.write(`stored ${n} document files in ${local!.dir}\n`);
     }
@@ -111,6 +115,21 @@ export async function runDemo(config: Config, run: DemoRun): Promise<ImportSumma
   } finally {
     await store.close();
   }
+}
+
+/** A demo line's envelope, as far as its owner goes. */
+interface DemoEnvelope {
+  kind: 'customer' | 'alert' | 'execution';
+  customerId?: string;
+  cmsProjectId?: string;
+  record: { id?: string; cmsProjectId?: string };
+}
+
+/** Whether the store holds the record of `env` (an execution: its customer). */
+async function holdsRecord(store: Store, env: DemoEnvelope): Promise<boolean> {
+  const project = env.cmsProjectId ?? env.record.cmsProjectId ?? '';
+  if (env.kind === 'alert') return (await store.getAlert(project, recordKey(env.record.id ?? ''))) !== undefined;
+  return store.customerKnown(project, recordKey((env.kind === 'execution' ? env.customerId : env.record.id) ?? ''));
 }
 
 /** Streams the generator to a file (with backpressure), noting a sample id of each kind per project. */

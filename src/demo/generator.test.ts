@@ -172,6 +172,6 @@ describe('generateDemo options', () => {
     expect(new Set(reported.map((d) => d.objectKey))).toEqual(keysInOutput);
     expect(reported.length).toBe(keysInOutput.size);
     for (const d of reported) expect(d.filename.length).toBeGreaterThan(0);
-    expect([...demoDocuments(SMALL)]).toEqual(reported);
+    expect([...demoDocuments(SMALL)].flatMap((r) => r.documents)).toEqual(reported);
   });
 });

@@ -44,11 +44,11 @@ export function* generateDemo(options: DemoOptions = {}): Generator<string, void
 }
 
 /**
- * Every stored document file the demo with these options references, in output order, without
- * keeping the records (it runs the generator and discards the lines).
+ * Every stored document file the demo with these options references, in output order, with the
+ * record line that names them (lines naming none are skipped; the generator runs again, nothing kept).
  */
-export function* demoDocuments(options: DemoOptions = {}): Generator<DemoDocumentRef, void, undefined> {
-  const pending: DemoDocumentRef[] = [];
+export function* demoDocuments(options: DemoOptions = {}): Generator<{ line: string; documents: DemoDocumentRef[] }, void, undefined> {
+  let pending: DemoDocumentRef[] = [];
   const outer = options.onDocument;
   const lines = generateDemo({
     ...options,
@@ -57,8 +57,9 @@ export function* demoDocuments(options: DemoOptions = {}): Generator<DemoDocumen
       outer?.(doc);
     },
   });
-  for (const _line of lines) {
-    yield* pending;
-    pending.length = 0;
+  for (const line of lines) {
+    if (pending.length === 0) continue;
+    yield { line, documents: pending };
+    pending = [];
   }
 }

@@ -1,5 +1,5 @@
 /** `compliance-read erase` and `prune` end to end: the CLI in a child process, on each store, with a local file store. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,19 @@ describe.each(storeHarnesses())('$adapter: compliance-read erase and prune', ({ 
     expect(() => runCli(['prune', '--kind', 'alerts', '--before', '2999-01-01'], env)).toThrow(/must not be in the future/);
     expect(() => runCli(['prune', '--kind', 'alerts', '--before', 'yesterday'], env)).toThrow(/--before must be a date/);
     expect(existsSync(fileOf(KEPT, 0))).toBe(true);
+  });
+
+  it("writes no document file back for a customer erased since an earlier demo run", () => {
+    const out = join(filesDir, 'demo.ndjson');
+    const demo = (): string => runCli(['demo', '--seed', '3', '--projects', '1', '--companies', '2', '--individuals', '0', '--alerts', '2', '--out', out, '--no-keys'], env);
+    demo();
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; record: { id: string; cmsProjectId: string; documents?: { document: { objectKey: string } }[] } });
+    const company = lines.find((l) => l.kind === 'customer' && (l.record.documents?.length ?? 0) > 0)!.record;
+    const files = company.documents!.map((d) => join(filesDir, projectSegment(company.cmsProjectId)!, d.document.objectKey));
+    expect(files.every((f) => existsSync(f))).toBe(true);
+    runCli(['erase', '--project', company.cmsProjectId, '--customer', company.id], env);
+    expect(files.some((f) => existsSync(f))).toBe(false);
+    expect(demo()).toMatch(/stored \d+ document files/);
+    expect(files.some((f) => existsSync(f))).toBe(false);
   });
 });
