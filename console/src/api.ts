@@ -5,6 +5,7 @@ import type { AlertCounts } from '../../src/contract/alert-counts.js';
 import type { CompanySummary } from '../../src/contract/company-summary.js';
 import type { Alert, CompanyDetails, Execution } from '../../src/contract/index.js';
 import type { AlertSummary } from '../../src/contract/alert-summary.js';
+import { FIELD_CLASSES, type FieldClass } from '../../src/contract/field-classes.js';
 import { currentKey, signOut } from './auth.js';
 
 /** The API's base path on the origin serving the console, as the service writes it into index.html. */
@@ -34,8 +35,50 @@ const fetchNotingRetryAfter: typeof fetch = async (input, init) => {
   throw new RateLimited(Math.min(Number.isFinite(seconds) && seconds >= 0 ? seconds : 1, 30) * 1000);
 };
 
-function client(): ComplianceClient {
-  return createClient({ baseUrl: API_BASE, apiKey: currentKey() ?? '', fetch: fetchNotingRetryAfter });
+function client(fetchFn: typeof fetch = fetchNotingRetryAfter): ComplianceClient {
+  return createClient({ baseUrl: API_BASE, apiKey: currentKey() ?? '', fetch: fetchFn });
+}
+
+/**
+ * A record as this key is shown it: which field classes its answer withholds, and until when its
+ * signed document URLs hold (unix ms), both read from the answer's ETag
+ * (`"<etag>.r<bits>…"`, docs/data-protection.md; `".<expiry>"`, docs/api.md).
+ */
+export interface Read<T> {
+  record: T;
+  withheld: ReadonlySet<FieldClass>;
+  urlsExpireAt: number | undefined;
+}
+
+/** The withheld classes and URL expiry an ETag names; none and undefined when it names neither. */
+export function readOfEtag(etag: string | null): Omit<Read<never>, 'record'> {
+  const tag = (etag ?? '').replace(/^W\//, '').replace(/"/g, '').replace(/-gz$/, '');
+  const bits = Number(/\.r(\d+)(?:v\d+)?(?=\.|$)/.exec(tag)?.[1] ?? 0);
+  const expiry = /\.(\d{9,})$/.exec(tag)?.[1];
+  const withheld = new Set((Object.keys(FIELD_CLASSES) as FieldClass[]).filter((c) => (bits & FIELD_CLASSES[c].bit) !== 0));
+  return { withheld, urlsExpireAt: expiry === undefined ? undefined : Number(expiry) * 1000 };
+}
+
+/** Reads one record with a client of its own, so the answer's ETag is this record's. */
+async function readRecord<T>(read: (c: ComplianceClient) => Promise<T>): Promise<Read<T>> {
+  let etag: string | null = null;
+  const record = await read(
+    client(async (input, init) => {
+      const response = await fetchNotingRetryAfter(input, init);
+      etag = response.headers.get('etag');
+      return response;
+    }),
+  );
+  return { record, ...readOfEtag(etag) };
+}
+
+/** How long before its signed URLs expire a record is read again: a link clicked then still opens. */
+const URL_MARGIN_MS = 60_000;
+
+/** Until the record's signed URLs near their expiry: the query's staleTime and refetchInterval. */
+function untilUrlsExpire(read: Read<unknown> | undefined): number | false {
+  if (read?.urlsExpireAt === undefined) return false;
+  return Math.max(read.urlsExpireAt - URL_MARGIN_MS - Date.now(), 5_000);
 }
 
 function retryAfterMs(error: unknown): number | undefined {
@@ -62,6 +105,11 @@ queryClient.getQueryCache().subscribe((event) => {
     queryClient.clear();
   }
 });
+
+/** True for a read that never reached the service (offline, refused connection): asking again may work. */
+export function isNetworkError(error: unknown): boolean {
+  return !(error instanceof ClientError) && !(error instanceof RateLimited);
+}
 
 /** What an analyst is told about a failed read. */
 export function describeError(error: unknown): string {
@@ -113,12 +161,22 @@ export function useExecutionPages(customerId: string, filters: ExecutionFilters)
   });
 }
 
+/**
+ * A record with signed document URLs is read again before they expire (docs/api.md: valid for
+ * SIGNED_URL_TTL seconds), and on coming back to the tab once they near it (timers sleep in a hidden tab).
+ */
+const REFRESH_SIGNED_URLS = {
+  staleTime: (query: { state: { data?: Read<unknown> } }) => untilUrlsExpire(query.state.data) || 30_000,
+  refetchInterval: (query: { state: { data?: Read<unknown> } }) => untilUrlsExpire(query.state.data),
+  refetchOnWindowFocus: true,
+} as const;
+
 export function useAlert(id: string) {
-  return useQuery({ queryKey: ['alert', id], queryFn: (): Promise<Alert> => client().getAlert(id) });
+  return useQuery({ queryKey: ['alert', id], queryFn: (): Promise<Read<Alert>> => readRecord((c) => c.getAlert(id)), ...REFRESH_SIGNED_URLS });
 }
 
 export function useCompany(id: string) {
-  return useQuery({ queryKey: ['company', id], queryFn: (): Promise<CompanyDetails> => client().getCompanyDetails(id) });
+  return useQuery({ queryKey: ['company', id], queryFn: (): Promise<Read<CompanyDetails>> => readRecord((c) => c.getCompanyDetails(id)), ...REFRESH_SIGNED_URLS });
 }
 
 /**

@@ -33,14 +33,35 @@ export function signOutReason(): string | undefined {
 }
 
 /**
- * A `#key=<key>` fragment signs in and is removed at once (replaceState), so the key stays out of
- * the history, bookmarks and screenshots of the address bar.
+ * A `#key=<key>` fragment signs in (replacing any key in use) and is removed from the address bar
+ * at once (replaceState). The browser has already recorded the URL with the key in its history by
+ * then: a real key is pasted into the sign-in form (docs/console.md).
  */
 export function takeKeyFromFragment(): void {
-  const match = /^#key=([^&]+)/.exec(window.location.hash);
+  const match = /^#key=([^&]*)/.exec(window.location.hash);
   if (match === null) return;
-  signIn(decodeURIComponent(match[1]!));
   window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  let key: string;
+  try {
+    key = decodeURIComponent(match[1]!).trim();
+  } catch {
+    key = '';
+  }
+  if (key === '') signOut('The link’s key could not be read (it is cut or mangled). Paste the key below.');
+  else signIn(key);
+}
+
+/**
+ * Takes the key of a `#key=` link at load and whenever one is opened in this tab while the console
+ * is open (same document: only a hashchange); `changed` runs when that replaced the key in use.
+ */
+export function followKeyFragments(changed: () => void): void {
+  takeKeyFromFragment();
+  window.addEventListener('hashchange', () => {
+    const before = currentKey();
+    takeKeyFromFragment();
+    if (currentKey() !== before) changed();
+  });
 }
 
 /** The key id shown in the header: a key reads `crs_<id>_<secret>`, and only its id is shown. */

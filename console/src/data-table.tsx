@@ -1,5 +1,35 @@
-/** A TanStack table as plain, accessible markup: a focusable, labelled region holding a <table>. */
+/** A TanStack table as plain, accessible markup: a <table>, in a focusable labelled region only when it scrolls sideways. */
 import { flexRender, type Table } from '@tanstack/react-table';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+
+/**
+ * The wrapper of a wide table. Only when its table is wider than it does it become a Tab stop (so a
+ * keyboard can scroll it) and a region, named "<heading>, table scrolling sideways" so it is not a
+ * second landmark of the section's own name.
+ */
+export function TableScroll({ labelledBy, children }: { labelledBy: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  const hint = useId();
+  useEffect(() => {
+    const element = ref.current;
+    if (element === null) return;
+    const check = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    if (element.firstElementChild !== null) observer.observe(element.firstElementChild);
+    check();
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div className="table-wrap" ref={ref} {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-labelledby': `${labelledBy} ${hint}` } : {})}>
+      {children}
+      <span id={hint} hidden>
+        table scrolling sideways
+      </span>
+    </div>
+  );
+}
 
 /** A column's class, from its `meta: { className }` (e.g. to hide it on a phone or right-align numbers). */
 function classOf(meta: unknown): string | undefined {
@@ -13,7 +43,7 @@ function labelOf(header: unknown): string | undefined {
 
 export function DataTable<T>({ table, className, labelledBy, rowClassName }: { table: Table<T>; className: string; labelledBy: string; rowClassName?: (row: T) => string | undefined }) {
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={labelledBy}>
+    <TableScroll labelledBy={labelledBy}>
       <table className={className}>
         <thead>
           {table.getHeaderGroups().map((group) => (
@@ -38,6 +68,6 @@ export function DataTable<T>({ table, className, labelledBy, rowClassName }: { t
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

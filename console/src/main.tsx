@@ -4,11 +4,12 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryClient } from './api.js';
-import { takeKeyFromFragment } from './auth.js';
+import { currentKey, followKeyFragments } from './auth.js';
 import { router } from './router.js';
 import './styles.css';
 
-takeKeyFromFragment();
+// Another key may come by a link: nothing read with the one before may be shown to it (and none is read without one).
+followKeyFragments(() => (currentKey() === undefined ? queryClient.clear() : void queryClient.resetQueries()));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -67,3 +67,11 @@ declare module '@tanstack/react-router' {
     router: typeof router;
   }
 }
+
+declare module '@tanstack/history' {
+  /** What a list's row link leaves in the history entry it opens: the list's search, for the back link. */
+  interface HistoryState {
+    inboxSearch?: Record<string, unknown>;
+    companiesSearch?: Record<string, unknown>;
+  }
+}

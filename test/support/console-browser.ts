@@ -79,3 +79,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   });
   return results.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
 }
+
+/** Violations of the named axe rules only, whatever their impact (landmark-unique and page-has-heading-one are "moderate"). */
+export async function ruleViolations(page: Page, rules: readonly string[]): Promise<string[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async (only) => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, options: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'rule', values: only } })).violations.map((v) => `${v.id} (${v.nodes.length} nodes)`);
+  }, [...rules]);
+}

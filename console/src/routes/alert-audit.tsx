@@ -1,8 +1,9 @@
 /** The alert's audit trail as a timeline of field changes, and its screening hits folded one by one. */
 import { useState } from 'react';
 import type { AuditEntry, ScreeningHit } from '../../../src/contract/index.js';
+import type { FieldClass } from '../../../src/contract/field-classes.js';
 import { auditDiff, type FieldChange, isText, noteInWords, truncated, valueInWords } from '../audit-diff.js';
-import { instant } from '../format.js';
+import { Classified, instant, isMasked, Withheld } from '../format.js';
 import { usePrintedAt } from '../print.js';
 import { useVirtualRows } from '../virtual-rows.js';
 
@@ -18,22 +19,38 @@ function ownFields(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !IGNORED.has(key)));
 }
 
-/** A value in words, cut when long, with the whole text kept in the title; a note added or removed by its name. */
-function Value({ value, path }: { value: unknown; path?: string }) {
-  const note = path === undefined ? undefined : noteInWords(path, value);
-  if (note !== undefined) return <span className="audit-value">{note}</span>;
-  const words = valueInWords(value);
-  const short = truncated(words);
-  const title = short === words ? undefined : words;
-  return isText(value) ? (
-    <q className="audit-value" title={title}>
-      {short}
-    </q>
-  ) : (
-    <span className="audit-value" title={title}>
-      {short}
-    </span>
+/**
+ * A long text cut on screen, with a button showing the whole (keyboard and screen reader reach it);
+ * printed whole.
+ */
+function LongText({ text, quoted }: { text: string; quoted: boolean }) {
+  const [open, setOpen] = useState(false);
+  const printing = usePrintedAt() !== undefined;
+  const whole = open || printing;
+  const short = truncated(text);
+  const shown = whole ? text : short;
+  return (
+    <>
+      {quoted ? <q className="audit-value">{shown}</q> : <span className="audit-value">{shown}</span>}
+      {short !== text && (
+        <>
+          {' '}
+          <button type="button" className="more-toggle" aria-expanded={whole} onClick={() => setOpen(!open)}>
+            {whole ? 'Show less' : `Show all ${text.length.toLocaleString('en')} characters`}
+          </button>
+        </>
+      )}
+    </>
   );
+}
+
+/** A value in words, cut when long (the whole a button away); a note added or removed by its name; a masked one as withheld. */
+function Value({ value, path }: { value: unknown; path?: string }) {
+  if (isMasked(value)) return <Withheld scope="pii" />;
+  const note = path === undefined ? undefined : noteInWords(path, value);
+  // A note's name or file name withheld from this key arrives as "[redacted]": said so, not quoted as a name.
+  if (note !== undefined) return <span className="audit-value">{note.replaceAll('“[redacted]”', '(name withheld for this key: needs pii:read)')}</span>;
+  return <LongText text={valueInWords(value)} quoted={isText(value)} />;
 }
 
 function ChangeLine({ change }: { change: FieldChange }) {
@@ -109,24 +126,26 @@ function taggedValues(hit: Hit, tag: string): string[] {
   return [...new Set((hit.doc.fields ?? []).filter((f) => f.tag === tag).flatMap((f) => f.value.split(/,\s*/)))];
 }
 
-function HitItem({ hit, index, count, open, setOpen, measure }: { hit: Hit; index: number; count: number; open: boolean; setOpen: (open: boolean) => void; measure: ((element: Element | null) => void) | undefined }) {
+function HitItem({ hit, index, count, open, setOpen, measure, withheld }: { hit: Hit; index: number; count: number; open: boolean; setOpen: (open: boolean) => void; measure: ((element: Element | null) => void) | undefined; withheld: ReadonlySet<FieldClass> }) {
   const panel = `hit-detail-${index}`;
   const aliases = hit.doc.aka.map((a) => a.name).filter((n): n is string => n !== undefined && n !== '');
   const countries = taggedValues(hit, 'country_names');
   const associates = hit.doc.associates ?? [];
-  const list = (items: string[]) => (items.length === 0 ? <span className="muted">none</span> : items.join(', '));
+  // Without pii:read the lists about the person arrive empty: withheld, not none.
+  const list = (items: string[]) => (items.length > 0 ? items.join(', ') : withheld.has('pii') ? <Withheld scope="pii" /> : <span className="muted">none</span>);
+  const name = <Classified value={hit.doc.name} scope="pii" withheld={withheld} />;
   return (
     <li className="hit" data-index={index} ref={measure} aria-setsize={count} aria-posinset={index + 1}>
-      <strong>{hit.doc.name}</strong> <span className="tag">{hit.match_status}</span>
+      <strong>{name}</strong> <span className="tag">{hit.match_status}</span>
       {hit.is_whitelisted && <span className="tag">whitelisted</span>} <span className="muted">score {hit.score}</span>{' '}
       <button type="button" className="hit-toggle" aria-expanded={open} aria-controls={panel} onClick={() => setOpen(!open)}>
-        <span aria-hidden="true">{open ? '▾' : '▸'}</span> Details<span className="visually-hidden"> of {hit.doc.name}</span>
+        <span aria-hidden="true">{open ? '▾' : '▸'}</span> Details<span className="visually-hidden"> of {isMasked(hit.doc.name) ? `hit ${index + 1}` : hit.doc.name}</span>
       </button>
       <dl className="facts hit-detail" id={panel} hidden={!open}>
         <dt>Match status</dt>
         <dd>{hit.match_status}</dd>
         <dt>Name</dt>
-        <dd>{hit.doc.name}</dd>
+        <dd>{name}</dd>
         <dt>Entity type</dt>
         <dd>{hit.doc.entity_type}</dd>
         <dt>Aliases</dt>
@@ -146,7 +165,7 @@ function HitItem({ hit, index, count, open, setOpen, measure }: { hit: Hit; inde
   );
 }
 
-export function ScreeningHits({ hits }: { hits: readonly Hit[] }) {
+export function ScreeningHits({ hits, withheld }: { hits: readonly Hit[]; withheld: ReadonlySet<FieldClass> }) {
   // Which hits are unfolded, kept here: a row scrolled out of view and back keeps its state.
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
   const printing = usePrintedAt() !== undefined;
@@ -156,7 +175,7 @@ export function ScreeningHits({ hits }: { hits: readonly Hit[] }) {
   return (
     <ul className="hits" ref={rows.ref} style={{ paddingTop: rows.before, paddingBottom: rows.after }}>
       {rows.indexes.map((i) => (
-        <HitItem key={i} hit={hits[i]!} index={i} count={hits.length} open={printing || open.has(i)} setOpen={(on) => toggle(i, on)} measure={rows.measure} />
+        <HitItem key={i} hit={hits[i]!} index={i} count={hits.length} open={printing || open.has(i)} setOpen={(on) => toggle(i, on)} measure={rows.measure} withheld={withheld} />
       ))}
     </ul>
   );

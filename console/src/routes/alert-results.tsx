@@ -2,7 +2,8 @@
 import { Link } from '@tanstack/react-router';
 import type { Credential, DuplicateData, DuplicateParty, ResultItem } from '../../../src/contract/index.js';
 import { valueInWords } from '../audit-diff.js';
-import { instant } from '../format.js';
+import type { FieldClass } from '../../../src/contract/field-classes.js';
+import { Classified, instant, Withheld } from '../format.js';
 import { operatorText, pathText, valueText } from '../rule-text.js';
 
 /** `documentType` as "Document type". */
@@ -12,7 +13,7 @@ function labelOf(name: string): string {
 }
 
 /** A URL from the record is text, never a link: it comes from the record, not from the service. */
-function PartyFacts({ party }: { party: DuplicateParty }) {
+function PartyFacts({ party, withheld }: { party: DuplicateParty; withheld: ReadonlySet<FieldClass> }) {
   return (
     <dl className="facts">
       <dt>Customer</dt>
@@ -24,26 +25,32 @@ function PartyFacts({ party }: { party: DuplicateParty }) {
         </Link>
       </dd>
       <dt>Details</dt>
-      <dd>{party.customerInfo ?? <span className="muted">none given</span>}</dd>
+      <dd>
+        <Classified value={party.customerInfo} scope="pii" withheld={withheld} none={<span className="muted">none given</span>} />
+      </dd>
       <dt>Profile picture</dt>
-      <dd>{party.profilePicture ?? <span className="muted">none</span>}</dd>
+      <dd>
+        <Classified value={party.profilePicture} scope="documents" withheld={withheld} none={<span className="muted">none</span>} />
+      </dd>
       <dt>ID document</dt>
-      <dd>{party.idDocumentUrl ?? <span className="muted">none</span>}</dd>
+      <dd>
+        <Classified value={party.idDocumentUrl} scope="documents" withheld={withheld} none={<span className="muted">none</span>} />
+      </dd>
     </dl>
   );
 }
 
-export function DuplicateCustomers({ data }: { data: DuplicateData | null | undefined }) {
+export function DuplicateCustomers({ data, withheld }: { data: DuplicateData | null | undefined; withheld: ReadonlySet<FieldClass> }) {
   if (data === null || data === undefined) return <p className="muted">No duplicate customer.</p>;
   return (
     <div className="duplicates">
       <div className="party">
         <h3>Original customer</h3>
-        <PartyFacts party={data.original} />
+        <PartyFacts party={data.original} withheld={withheld} />
       </div>
       <div className="party">
         <h3>Suspected duplicate</h3>
-        <PartyFacts party={data.duplicate} />
+        <PartyFacts party={data.duplicate} withheld={withheld} />
       </div>
     </div>
   );
@@ -79,7 +86,8 @@ function reviewText(subject: Record<string, unknown>): string | undefined {
 function subjectFacts(subject: Record<string, unknown>): [string, string][] {
   const facts: [string, string][] = [];
   const entered = [subject.entryDate, subject.entryTime].filter((v): v is string => typeof v === 'string' && v !== '');
-  if (entered.length > 0) facts.push(['Entered', entered.join(' ')]);
+  // The entry's date and time name no zone: shown as written, claiming none (or in UTC when they carry an offset).
+  if (entered.length > 0) facts.push(['Entered', instant(entered.join('T'), 'seconds')]);
   if (subject.isSandbox === true) facts.push(['Sandbox', 'yes: generated in a sandbox environment']);
   for (const [name, value] of Object.entries(subject)) {
     if (HIDDEN_SUBJECT.has(name) || value === null || value === '' || value === undefined) continue;
@@ -92,11 +100,19 @@ function subjectFacts(subject: Record<string, unknown>): [string, string][] {
   return facts;
 }
 
-function CredentialFacts({ credential }: { credential: Credential }) {
+function CredentialFacts({ credential, withheld }: { credential: Credential; withheld: ReadonlySet<FieldClass> }) {
   const subject = credential.credentialSubject;
   const review = reviewText(subject);
   return (
     <dl className="facts">
+      {withheld.has('pii') && (
+        <>
+          <dt>Subject</dt>
+          <dd>
+            <Withheld what="Personal data" scope="pii" />
+          </dd>
+        </>
+      )}
       {review !== undefined && (
         <>
           <dt>Review</dt>
@@ -130,7 +146,7 @@ function FactPair({ label, words }: { label: string; words: string }) {
 }
 
 /** What a result item carries, named, with its facts. */
-function ResultBody({ item }: { item: ResultItem }) {
+function ResultBody({ item, withheld }: { item: ResultItem; withheld: ReadonlySet<FieldClass> }) {
   const data = item.data ?? {};
   for (const name of Object.keys(CREDENTIALS) as (keyof typeof CREDENTIALS)[]) {
     const credential = data[name];
@@ -138,7 +154,7 @@ function ResultBody({ item }: { item: ResultItem }) {
       return (
         <>
           <h3>{CREDENTIALS[name]} credential</h3>
-          <CredentialFacts credential={credential} />
+          <CredentialFacts credential={credential} withheld={withheld} />
         </>
       );
     }
@@ -174,10 +190,21 @@ function ResultBody({ item }: { item: ResultItem }) {
       </>
     );
   }
+  // The rules engine's input is withheld whole without pii:read: the item then looks empty.
+  if (withheld.has('pii')) {
+    return (
+      <>
+        <h3>Result data</h3>
+        <p>
+          <Withheld what="Any rules engine input" scope="pii" />
+        </p>
+      </>
+    );
+  }
   return <h3 className="muted">No result data</h3>;
 }
 
-export function CredentialResults({ results }: { results: readonly ResultItem[] | null | undefined }) {
+export function CredentialResults({ results, withheld }: { results: readonly ResultItem[] | null | undefined; withheld: ReadonlySet<FieldClass> }) {
   if (results === null || results === undefined || results.length === 0) return <p className="muted">No credential results.</p>;
   return (
     <ul className="results">
@@ -191,7 +218,7 @@ export function CredentialResults({ results }: { results: readonly ResultItem[] 
               </span>
             )}
           </p>
-          <ResultBody item={item} />
+          <ResultBody item={item} withheld={withheld} />
         </li>
       ))}
     </ul>

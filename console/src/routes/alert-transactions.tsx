@@ -2,6 +2,7 @@
 import type { Transaction } from '../../../src/contract/index.js';
 import { instant } from '../format.js';
 import { useVirtualRows } from '../virtual-rows.js';
+import { TableScroll } from '../data-table.js';
 
 const COLUMNS = 5;
 
@@ -19,7 +20,7 @@ export function Transactions({ transactions }: { transactions: readonly Transact
   const rows = useVirtualRows(transactions.length, 37);
   if (transactions.length === 0) return <p className="muted">No transactions.</p>;
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="transactions">
+    <TableScroll labelledBy="transactions">
       <table aria-rowcount={transactions.length + 1}>
         <thead>
           <tr aria-rowindex={1}>
@@ -49,6 +50,6 @@ export function Transactions({ transactions }: { transactions: readonly Transact
           <Spacer height={rows.after} />
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

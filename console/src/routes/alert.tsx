@@ -1,9 +1,10 @@
 /** One alert: its header, description, notes, screening hits, duplicate customer, credential results, audit trail and transactions. */
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useLocation } from '@tanstack/react-router';
 import type { Alert } from '../../../src/contract/index.js';
+import type { FieldClass } from '../../../src/contract/field-classes.js';
 import { useAlert, useCustomerCompany } from '../api.js';
 import { inboxFiltersOf } from './alerts.js';
-import { Badge, ErrorNote, instant } from '../format.js';
+import { alertTitle, Badge, Classified, ErrorNote, instant, isMasked, Withheld } from '../format.js';
 import { AuditTimeline, ScreeningHits } from './alert-audit.js';
 import { CredentialResults, DuplicateCustomers } from './alert-results.js';
 import { Transactions } from './alert-transactions.js';
@@ -14,21 +15,29 @@ const route = getRouteApi('/alerts/$alertId');
 export function AlertView() {
   const { alertId } = route.useParams();
   const alert = useAlert(alertId);
+  // The inbox's filters as the row link left them in the history entry: back to the same list.
+  const inboxSearch = useLocation({ select: (l) => l.state.inboxSearch });
   return (
-    <article className="alert-view">
+    <article className="alert-view" id="content" tabIndex={-1}>
       <p className="back">
-        <Link to="/alerts" search={(prev) => inboxFiltersOf(prev)}>
+        <Link to="/alerts" search={inboxFiltersOf(inboxSearch ?? {})}>
           ← Alerts
         </Link>
       </p>
       {alert.isPending && <p>Loading…</p>}
-      {alert.isError && <ErrorNote error={alert.error} />}
-      {alert.data !== undefined && <AlertBody alert={alert.data} />}
+      {alert.isError && (
+        <>
+          <h1>Alert</h1>
+          <ErrorNote error={alert.error} retry={alert.refetch} />
+        </>
+      )}
+      {alert.data !== undefined && <AlertBody alert={alert.data.record} withheld={alert.data.withheld} />}
     </article>
   );
 }
 
-function AlertBody({ alert }: { alert: Alert }) {
+function AlertBody({ alert, withheld }: { alert: Alert; withheld: ReadonlySet<FieldClass> }) {
+  const screeningWithheld = alert.screeningProviderData == null && withheld.has('screening');
   const hits = alert.screeningProviderData?.searchResult.hits ?? [];
   const transactions = alert.transactions ?? [];
   const notes = alert.notes ?? [];
@@ -36,7 +45,7 @@ function AlertBody({ alert }: { alert: Alert }) {
     <>
       <header className="alert-head">
         <div className="title-row">
-          <h1>{alert.name}</h1>
+          <h1>{alertTitle(alert)}</h1>
           <PrintButton what="this alert" />
         </div>
         <p className="badges">
@@ -62,10 +71,12 @@ function AlertBody({ alert }: { alert: Alert }) {
           </dd>
           <dt>Audit entries</dt>
           <dd>{alert.audits.length}</dd>
-          {alert.reason !== null && (
+          {(alert.reason !== null || withheld.has('pii')) && (
             <>
               <dt>Reason</dt>
-              <dd>{alert.reason}</dd>
+              <dd>
+                <Classified value={alert.reason} scope="pii" withheld={withheld} none="none given" />
+              </dd>
             </>
           )}
         </dl>
@@ -73,7 +84,9 @@ function AlertBody({ alert }: { alert: Alert }) {
 
       <section aria-labelledby="description">
         <h2 id="description">Description</h2>
-        <p>{alert.description ?? <span className="muted">No description.</span>}</p>
+        <p>
+          <Classified value={alert.description} scope="pii" withheld={withheld} none={<span className="muted">No description.</span>} />
+        </p>
       </section>
 
       <section aria-labelledby="notes">
@@ -84,9 +97,20 @@ function AlertBody({ alert }: { alert: Alert }) {
           <ul className="notes">
             {notes.map((note) => (
               <li key={note.id}>
-                <strong>{note.name}</strong> <span className="muted">— {note.createdBy}, {instant(note.createdAt)}</span>
-                {note.description !== null && <p>{note.description}</p>}
-                <NoteDocuments documents={note.documents ?? []} />
+                <strong>
+                  <Classified value={note.name} scope="pii" withheld={withheld} />
+                </strong>{' '}
+                <span className="muted">— {note.createdBy}, {instant(note.createdAt)}</span>
+                {note.description !== null ? (
+                  <p>{note.description}</p>
+                ) : (
+                  withheld.has('pii') && (
+                    <p>
+                      <Withheld what="Text" scope="pii" />
+                    </p>
+                  )
+                )}
+                <NoteDocuments documents={note.documents ?? []} withheld={withheld} />
               </li>
             ))}
           </ul>
@@ -94,18 +118,24 @@ function AlertBody({ alert }: { alert: Alert }) {
       </section>
 
       <section aria-labelledby="hits">
-        <h2 id="hits">Screening hits ({hits.length})</h2>
-        <ScreeningHits hits={hits} />
+        <h2 id="hits">Screening hits {screeningWithheld ? '(withheld)' : `(${hits.length})`}</h2>
+        {screeningWithheld ? (
+          <p>
+            <Withheld what="Screening provider data" scope="screening" />
+          </p>
+        ) : (
+          <ScreeningHits hits={hits} withheld={withheld} />
+        )}
       </section>
 
       <section aria-labelledby="duplicate">
         <h2 id="duplicate">Duplicate customer</h2>
-        <DuplicateCustomers data={alert.duplicateData} />
+        <DuplicateCustomers data={alert.duplicateData} withheld={withheld} />
       </section>
 
       <section aria-labelledby="results">
         <h2 id="results">Credential results ({alert.results?.length ?? 0})</h2>
-        <CredentialResults results={alert.results} />
+        <CredentialResults results={alert.results} withheld={withheld} />
       </section>
 
       <section aria-labelledby="audit-trail">
@@ -153,19 +183,45 @@ function CustomerLinks({ customerId }: { customerId: string }) {
 
 type NoteDocument = NonNullable<NonNullable<Alert['notes']>[number]['documents']>[number];
 
-/** A note's documents, each opened through the signed URL its alert answer carries (a new tab). */
-function NoteDocuments({ documents }: { documents: readonly NoteDocument[] }) {
+/**
+ * A note's documents, each opened through the signed URL its alert answer carries (a new tab); a
+ * withheld URL or file name says so (a `[redacted]` URL is no link).
+ */
+function NoteDocuments({ documents, withheld }: { documents: readonly NoteDocument[]; withheld: ReadonlySet<FieldClass> }) {
   if (documents.length === 0) return null;
   return (
     <ul className="note-documents" aria-label="Documents of the note">
-      {documents.map((doc) => (
-        <li key={doc.id}>
-          <a href={doc.presignedUrl} target="_blank" rel="noopener noreferrer">
-            {doc.filename}
-          </a>{' '}
-          <span className="muted">{[doc.mimetype, doc.description, `${instant(doc.createdAt)} by ${doc.createdBy}`].filter((t) => t !== null && t !== '').join(' · ')}</span>
-        </li>
-      ))}
+      {documents.map((doc) => {
+        const name = isMasked(doc.filename) ? 'Document' : doc.filename;
+        return (
+          <li key={doc.id}>
+            {isMasked(doc.presignedUrl) ? (
+              <>
+                {name} (<Withheld what="File" scope="documents" />)
+              </>
+            ) : doc.presignedUrl === '' ? (
+              <>
+                {name} <span className="muted">(no file)</span>
+              </>
+            ) : (
+              <a href={doc.presignedUrl} target="_blank" rel="noopener noreferrer">
+                {name}
+              </a>
+            )}
+            {isMasked(doc.filename) && (
+              <>
+                {' '}
+                (<Withheld what="File name" scope="pii" />)
+              </>
+            )}{' '}
+            <span className="muted">
+              {[doc.mimetype, doc.description ?? (withheld.has('pii') ? 'description withheld (needs pii:read)' : null), `${instant(doc.createdAt)} by ${doc.createdBy}`]
+                .filter((t) => t !== null && t !== '')
+                .join(' · ')}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }

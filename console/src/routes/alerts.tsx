@@ -9,7 +9,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { ALERT_CATEGORIES, ALERT_SEVERITIES, ALERT_STATUSES, ALERT_TYPES, type AlertStatus } from '../../../src/contract/enums.js';
 import type { AlertSummary } from '../../../src/contract/alert-summary.js';
 import { useAlertCounts, useAlertPages, type AlertFilters } from '../api.js';
-import { Badge, ErrorNote, instant } from '../format.js';
+import { alertTitle, Badge, ErrorNote, instant } from '../format.js';
 
 type Multi = 'status' | 'severity' | 'category' | 'type';
 const CHOICES: Record<Multi, readonly string[]> = { status: ALERT_STATUSES, severity: ALERT_SEVERITIES, category: ALERT_CATEGORIES, type: ALERT_TYPES };
@@ -42,17 +42,20 @@ export function inboxFiltersOf(search: Record<string, unknown>): AlertFilters {
 const inbox = getRouteApi('/alerts');
 const column = createColumnHelper<AlertSummary>();
 
+/** An alert's row link; it leaves the inbox's search in the history entry, so the alert's back link returns to this list. */
+function AlertLink({ alert }: { alert: AlertSummary }) {
+  const search = inbox.useSearch();
+  return (
+    <Link to="/alerts/$alertId" params={{ alertId: alert.id }} state={(prev) => ({ ...prev, inboxSearch: { ...search } })} className="row-link">
+      {alertTitle(alert)}
+    </Link>
+  );
+}
+
 const COLUMNS = [
   column.accessor('severity', { header: 'Severity', cell: (c) => <Badge kind="severity" value={c.getValue()} /> }),
   column.accessor('status', { header: 'Status', cell: (c) => <Badge kind="status" value={c.getValue()} /> }),
-  column.accessor('name', {
-    header: 'Alert',
-    cell: (c) => (
-      <Link to="/alerts/$alertId" params={{ alertId: c.row.original.id }} className="row-link">
-        {c.getValue()}
-      </Link>
-    ),
-  }),
+  column.accessor('name', { header: 'Alert', cell: (c) => <AlertLink alert={c.row.original} /> }),
   column.accessor('customerId', {
     header: 'Customer',
     cell: (c) => (
@@ -71,25 +74,35 @@ const COLUMNS = [
     meta: { className: 'assignee' },
   }),
   column.accessor('seen', { header: 'Seen', cell: (c) => (c.getValue() ? 'Seen' : <strong>New</strong>), meta: { className: 'wide-only' } }),
-  column.accessor('updatedAt', { header: 'Updated (UTC)', cell: (c) => <time dateTime={c.getValue()}>{instant(c.getValue()).replace(' UTC', '')}</time>, meta: { className: 'updated' } }),
+  // The zone on every time, not only in the header: a phone's card layout shows no header.
+  column.accessor('createdAt', { header: 'Created', cell: (c) => <time dateTime={c.getValue()}>{instant(c.getValue())}</time>, meta: { className: 'updated' } }),
+  column.accessor('updatedAt', { header: 'Updated', cell: (c) => <time dateTime={c.getValue()}>{instant(c.getValue())}</time>, meta: { className: 'updated' } }),
 ];
 
 export function Inbox() {
   const filters = inbox.useSearch();
   const pages = useAlertPages(filters);
   const rows = useMemo(() => pages.data?.pages.flatMap((p) => p.items) ?? [], [pages.data]);
-  const table = useReactTable({ data: rows, columns: COLUMNS, getCoreRowModel: getCoreRowModel(), getRowId: (a) => a.id });
+  // Sorted by creation, the list shows when each alert was created, in place of its last update.
+  const byCreation = filters.sort === 'createdAt';
+  const table = useReactTable({
+    data: rows,
+    columns: COLUMNS,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (a) => a.id,
+    state: { columnVisibility: { createdAt: byCreation, updatedAt: !byCreation } },
+  });
 
   return (
     <div className="inbox">
       <Filters filters={filters} />
-      <section className="results" aria-labelledby="inbox-title">
+      <section className="results" id="content" tabIndex={-1} aria-labelledby="inbox-title">
         <h1 id="inbox-title">Alerts</h1>
         <StatusCounts filters={filters} />
-        {pages.isError && <ErrorNote error={pages.error} />}
+        {pages.isError && <ErrorNote error={pages.error} retry={pages.refetch} />}
         <DataTable table={table} className="alerts" labelledBy="inbox-title" rowClassName={(alert) => (alert.seen ? undefined : 'unseen')} />
         <ListFoot pages={pages}>
-          {pages.isPending ? 'Loading…' : `${rows.length} alert${rows.length === 1 ? '' : 's'}${pages.hasNextPage ? ' shown' : ''}`}
+          {pages.isPending || (pages.isError && rows.length === 0) ? (pages.isFetching ? 'Loading…' : '') : `${rows.length} alert${rows.length === 1 ? '' : 's'}${pages.hasNextPage ? ' shown' : ''}`}
         </ListFoot>
       </section>
     </div>

@@ -38,20 +38,23 @@ export function companySearchOf(search: Record<string, unknown>): CompanyFilters
 const route = getRouteApi('/companies');
 const column = createColumnHelper<CompanySummary>();
 
+/** A company's row link; it leaves the list's search in the history entry, so the company's back link returns to this list. */
+function CompanyLink({ company }: { company: CompanySummary }) {
+  const search = route.useSearch();
+  return (
+    <Link to="/companies/$companyId" params={{ companyId: company.id }} state={(prev) => ({ ...prev, companiesSearch: { ...search } })} className="row-link">
+      {company.companyName ?? company.id}
+    </Link>
+  );
+}
+
 const COLUMNS = [
-  column.accessor('companyName', {
-    header: 'Company',
-    cell: (c) => (
-      <Link to="/companies/$companyId" params={{ companyId: c.row.original.id }} className="row-link">
-        {c.getValue() ?? c.row.original.id}
-      </Link>
-    ),
-  }),
+  column.accessor('companyName', { header: 'Company', cell: (c) => <CompanyLink company={c.row.original} /> }),
   column.accessor('registrationNumber', { header: 'Registration no.', cell: (c) => c.getValue() ?? '—' }),
   column.accessor('country', { header: 'Country', cell: (c) => c.getValue() ?? '—' }),
   column.accessor('status', { header: 'Status', cell: (c) => c.getValue() ?? '—' }),
   column.accessor('riskScore', { header: 'Risk', cell: (c) => c.getValue() ?? '—' }),
-  column.accessor('updatedAt', { header: 'Updated (UTC)', cell: (c) => <time dateTime={c.getValue() ?? undefined}>{instant(c.getValue()).replace(' UTC', '')}</time> }),
+  column.accessor('updatedAt', { header: 'Updated', cell: (c) => <time dateTime={c.getValue() ?? undefined}>{instant(c.getValue())}</time> }),
 ];
 
 export function CompanyList() {
@@ -65,15 +68,17 @@ export function CompanyList() {
   return (
     <div className="inbox">
       <CompanyFilterControls filters={filters} />
-      <section className="companies" aria-labelledby="companies-title">
+      <section className="companies" id="content" tabIndex={-1} aria-labelledby="companies-title">
         <h1 id="companies-title">{title}</h1>
         <p className="muted">{q === undefined ? 'Newest update first.' : 'Best match first.'}</p>
-        {pages.isError && <ErrorNote error={pages.error} />}
+        {pages.isError && <ErrorNote error={pages.error} retry={pages.refetch} />}
         <DataTable table={table} className="companies-table" labelledBy="companies-title" />
         <ListFoot pages={pages}>
-          {pages.isPending
-            ? 'Loading…'
-            : rows.length === 0 && !pages.isError
+          {pages.isPending || (pages.isError && rows.length === 0)
+            ? pages.isFetching
+              ? 'Loading…'
+              : ''
+            : rows.length === 0
               ? q !== undefined
                 ? `No company matches “${q}”${filtered ? ' with these filters' : ''}.`
                 : filtered

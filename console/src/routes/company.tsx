@@ -1,34 +1,40 @@
 /** The company file: its standing and ids, its beneficiaries, its claims and its documents (opened by their signed URLs). */
 import { DataTable } from '../data-table.js';
 import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useLocation } from '@tanstack/react-router';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import type { Beneficiary, CompanyClaim, CompanyDetails, CustomerDocument } from '../../../src/contract/index.js';
+import type { FieldClass } from '../../../src/contract/field-classes.js';
 import { isServiceFile, useCompany } from '../api.js';
 import { PrintButton } from '../printing.js';
 
 // pdf.js loads with the first PDF shown, never with the console's first screen.
 const PdfPreview = lazy(() => import('../pdf-preview.js'));
-import { ErrorNote, instant } from '../format.js';
+import { Classified, ErrorNote, instant, Withheld } from '../format.js';
+import { companySearchOf } from './companies.js';
 
 const route = getRouteApi('/companies/$companyId');
 
 export function CompanyView() {
   const { companyId } = route.useParams();
   const company = useCompany(companyId);
+  // The list's search and filters as the row link left them in the history entry: back to the same list.
+  const listSearch = useLocation({ select: (l) => l.state.companiesSearch });
   return (
-    <article className="company-view">
+    <article className="company-view" id="content" tabIndex={-1}>
       <p className="back">
-        <Link to="/companies">← Companies</Link>
+        <Link to="/companies" search={companySearchOf(listSearch ?? {})}>
+          ← Companies
+        </Link>
       </p>
       {company.isPending && <p>Loading…</p>}
       {company.isError && (
         <>
           <h1>Company</h1>
-          <ErrorNote error={company.error} />
+          <ErrorNote error={company.error} retry={company.refetch} />
         </>
       )}
-      {company.data !== undefined && <CompanyFile company={company.data} />}
+      {company.data !== undefined && <CompanyFile company={company.data.record} withheld={company.data.withheld} />}
     </article>
   );
 }
@@ -55,7 +61,7 @@ function stamp(at: string | null | undefined, by: string | null | undefined): st
   return `${instant(at)}${by ? ` by ${by}` : ''}`;
 }
 
-function CompanyFile({ company }: { company: CompanyDetails }) {
+function CompanyFile({ company, withheld }: { company: CompanyDetails; withheld: ReadonlySet<FieldClass> }) {
   const name = nameOf(company);
   return (
     <>
@@ -80,9 +86,9 @@ function CompanyFile({ company }: { company: CompanyDetails }) {
           <Fact label="Reason">{company.reason}</Fact>
         </dl>
       </header>
-      <Beneficiaries company={company} />
-      <Claims claims={company.companyClaims ?? []} />
-      <Documents documents={company.documents ?? []} />
+      <Beneficiaries company={company} withheld={withheld} />
+      <Claims claims={company.companyClaims ?? []} withheld={withheld} />
+      <Documents documents={company.documents ?? []} withheld={withheld} />
     </>
   );
 }
@@ -91,9 +97,15 @@ interface BeneficiaryRow extends Beneficiary {
   kind: 'Individual' | 'Company';
 }
 
+/** The table's meta: which classes this key is not shown, for a cell to say "withheld" rather than "—". */
+interface BeneficiaryTableMeta {
+  withheld: ReadonlySet<FieldClass>;
+}
+const withheldOf = (meta: unknown): ReadonlySet<FieldClass> => (meta as BeneficiaryTableMeta | undefined)?.withheld ?? new Set();
+
 const beneficiary = createColumnHelper<BeneficiaryRow>();
 const BENEFICIARY_COLUMNS = [
-  beneficiary.accessor('name', { header: 'Name', cell: (c) => c.getValue() ?? '—' }),
+  beneficiary.accessor('name', { header: 'Name', cell: (c) => <Classified value={c.getValue()} scope="pii" withheld={withheldOf(c.table.options.meta)} /> }),
   beneficiary.accessor('kind', { header: 'Kind' }),
   beneficiary.accessor('beneficiaryType', { header: 'Type', cell: (c) => c.getValue() ?? '—' }),
   beneficiary.accessor('beneficiaryPositions', { header: 'Positions', cell: (c) => (c.getValue() ?? []).join(', ') || '—' }),
@@ -107,10 +119,10 @@ const BENEFICIARY_COLUMNS = [
   }),
   beneficiary.accessor('inRegistry', { header: 'In registry', cell: (c) => (c.getValue() === true ? 'yes' : c.getValue() === false ? 'no' : '—') }),
   beneficiary.accessor('status', { header: 'Status', cell: (c) => c.getValue() ?? '—' }),
-  beneficiary.accessor('email', { header: 'E-mail', cell: (c) => c.getValue() ?? '—' }),
+  beneficiary.accessor('email', { header: 'E-mail', cell: (c) => <Classified value={c.getValue()} scope="pii" withheld={withheldOf(c.table.options.meta)} /> }),
 ];
 
-function Beneficiaries({ company }: { company: CompanyDetails }) {
+function Beneficiaries({ company, withheld }: { company: CompanyDetails; withheld: ReadonlySet<FieldClass> }) {
   const rows = useMemo<BeneficiaryRow[]>(
     () => [
       ...(company.beneficiaries?.individualBeneficiaries ?? []).map((b) => ({ ...b, kind: 'Individual' as const })),
@@ -118,7 +130,7 @@ function Beneficiaries({ company }: { company: CompanyDetails }) {
     ],
     [company],
   );
-  const table = useReactTable({ data: rows, columns: BENEFICIARY_COLUMNS, getCoreRowModel: getCoreRowModel(), getRowId: (b, i) => b.id ?? String(i) });
+  const table = useReactTable({ data: rows, columns: BENEFICIARY_COLUMNS, getCoreRowModel: getCoreRowModel(), getRowId: (b, i) => b.id ?? String(i), meta: { withheld } satisfies BeneficiaryTableMeta });
   return (
     <section aria-labelledby="beneficiaries">
       <h2 id="beneficiaries">Beneficiaries ({rows.length})</h2>
@@ -131,7 +143,9 @@ function Beneficiaries({ company }: { company: CompanyDetails }) {
   );
 }
 
-function Claims({ claims }: { claims: readonly CompanyClaim[] }) {
+function Claims({ claims, withheld }: { claims: readonly CompanyClaim[]; withheld: ReadonlySet<FieldClass> }) {
+  // Contact and address fields arrive null without pii:read: said once per claim rather than left out silently.
+  const contacts = withheld.has('pii');
   return (
     <section aria-labelledby="claims">
       <h2 id="claims">Company claims ({claims.length})</h2>
@@ -151,6 +165,11 @@ function Claims({ claims }: { claims: readonly CompanyClaim[] }) {
             <Fact label="Country">{claim.country}</Fact>
             <Fact label="Tax id">{claim.taxId}</Fact>
             <Fact label="Control scheme">{claim.controlScheme}</Fact>
+            {contacts && (
+              <Fact label="Addresses, e-mail, phone">
+                <Withheld scope="pii" />
+              </Fact>
+            )}
             <Fact label="Legal address">{claim.legalAddress}</Fact>
             <Fact label="Postal address">{claim.postalAddress !== claim.legalAddress ? claim.postalAddress : undefined}</Fact>
             <Fact label="Other addresses">{(claim.addresses ?? []).filter((a) => a !== claim.legalAddress && a !== claim.postalAddress).join('; ')}</Fact>
@@ -173,7 +192,7 @@ function Claims({ claims }: { claims: readonly CompanyClaim[] }) {
 }
 
 
-function Documents({ documents }: { documents: readonly CustomerDocument[] }) {
+function Documents({ documents, withheld }: { documents: readonly CustomerDocument[]; withheld: ReadonlySet<FieldClass> }) {
   return (
     <section aria-labelledby="documents">
       <h2 id="documents">Documents ({documents.length})</h2>
@@ -183,7 +202,8 @@ function Documents({ documents }: { documents: readonly CustomerDocument[] }) {
         <ul className="documents">
           {documents.map((doc, i) => {
             const name = doc.metadata.name ?? doc.document.filename ?? doc.documentId ?? `document ${i + 1}`;
-            const url = doc.document.presignedUrl ?? undefined;
+            // An empty URL is a document without a file; null is withheld from a key without documents:read.
+            const url = doc.document.presignedUrl === '' ? undefined : (doc.document.presignedUrl ?? undefined);
             const mimetype = doc.document.mimetype ?? doc.metadata.mediaType ?? '';
             return (
               <li key={doc.documentId ?? i}>
@@ -193,8 +213,17 @@ function Documents({ documents }: { documents: readonly CustomerDocument[] }) {
                   <div className="muted">
                     {[mimetype, doc.document.description, instant(doc.createdAt)].filter((t) => t !== '' && t !== null && t !== undefined && t !== '—').join(' · ')}
                   </div>
+                  {withheld.has('pii') && (
+                    <div>
+                      <Withheld what="File name and description" scope="pii" />
+                    </div>
+                  )}
                   {url === undefined ? (
-                    <span className="muted">No file URL.</span>
+                    doc.document.presignedUrl === null && withheld.has('documents') ? (
+                      <Withheld what="File" scope="documents" />
+                    ) : (
+                      <span className="muted">No file URL.</span>
+                    )
                   ) : (
                     <a href={url} target="_blank" rel="noopener noreferrer" className="doc-link">
                       Open {name}

@@ -42,7 +42,7 @@ export function ExecutionTimeline() {
   return (
     <div className="inbox">
       <TimelineFilters customerId={customerId} filters={filters} />
-      <section className="results timeline-view" aria-labelledby="timeline-title">
+      <section className="results timeline-view" id="content" tabIndex={-1} aria-labelledby="timeline-title">
         <h1 id="timeline-title">Executions</h1>
         <p className="muted">
           Customer <code>{customerId}</code>
@@ -52,7 +52,7 @@ export function ExecutionTimeline() {
             No customer with this id in this project.
           </p>
         ) : (
-          pages.isError && <ErrorNote error={pages.error} />
+          pages.isError && <ErrorNote error={pages.error} retry={pages.refetch} />
         )}
         {pages.isSuccess && executions.length === 0 && <p className="muted">No executions of this customer match these filters.</p>}
         <ol className="timeline">

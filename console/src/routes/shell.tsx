@@ -11,7 +11,15 @@ export function Shell() {
   if (key === undefined) return <SignIn />;
   return (
     <>
-      <a className="skip" href="#main">
+      <a
+        className="skip"
+        href="#content"
+        onClick={(e) => {
+          // Past the filters to the screen's results (#content); a screen without one, to the top of main.
+          e.preventDefault();
+          (document.getElementById('content') ?? document.getElementById('main'))?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header className="top">
