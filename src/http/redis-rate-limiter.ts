@@ -65,11 +65,18 @@ export interface RedisLimiterOptions {
   commandTimeoutMs?: number;
   /** Longest wait for the first connection when opening; default 2000 ms. */
   connectTimeoutMs?: number;
+  /** After a call Redis did not answer in time, how long every call fails open without asking it; default 1000 ms. */
+  backoffMs?: number;
 }
+
+/** How long calls skip Redis after one timed out, unless told otherwise. */
+export const REDIS_BACKOFF_MS = 1000;
 
 /** Token buckets in Redis, shared across replicas. */
 export class RedisRateLimiter implements RateLimiter {
   private failing = false;
+  /** Until then every call fails open at once: Redis last let a call wait out its time-out. */
+  private skipUntil = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -82,6 +89,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async take(key: string): Promise<RateDecision> {
+    if (Date.now() < this.skipUntil) return this.openDecision();
     try {
       const [allowed, tokens] = (await this.run(KEY_PREFIX + key)) as [number, string];
       if (this.failing) {
@@ -91,9 +99,13 @@ export class RedisRateLimiter implements RateLimiter {
       return decision(allowed === 1, Number(tokens), this.burst, this.perSecond);
     } catch (err) {
       this.fail(err as Error);
-      this.options.failOpen?.inc();
-      return decision(true, this.burst, this.burst, this.perSecond);
+      return this.openDecision();
     }
+  }
+
+  private openDecision(): RateDecision {
+    this.options.failOpen?.inc();
+    return decision(true, this.burst, this.burst, this.perSecond);
   }
 
   /**
@@ -104,6 +116,7 @@ export class RedisRateLimiter implements RateLimiter {
    * does not answer is lost, as a take fails open.
    */
   charge(key: string, tokens: number): void {
+    if (Date.now() < this.skipUntil) return;
     this.redis.eval(CHARGE_SCRIPT, 1, KEY_PREFIX + key, String(this.burst), String(this.perSecond), String(tokens)).catch((err: Error) => this.fail(err));
   }
 
@@ -124,6 +137,8 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Logs the first failure of an outage only: one line per outage, not one per request. */
   private fail(err: Error): void {
+    // A call that waited out its time-out would make every read wait as long: skip Redis a while.
+    if (/timed? ?out/i.test(err.message)) this.skipUntil = Date.now() + (this.options.backoffMs ?? REDIS_BACKOFF_MS);
     if (this.failing) return;
     this.failing = true;
     this.options.log?.warn({ err: { message: err.message } }, 'rate limiter: Redis unavailable; failing open (requests are not limited)');
@@ -132,12 +147,17 @@ export class RedisRateLimiter implements RateLimiter {
 
 /** Connects to Redis and returns its limiter; an unreachable Redis is logged, not fatal (fail-open). */
 export async function openRedisRateLimiter(url: string, burst: number, perSecond: number, options: RedisLimiterOptions = {}): Promise<RedisRateLimiter> {
+  const commandTimeout = options.commandTimeoutMs ?? 250;
   const redis = new Redis(url, {
     lazyConnect: true,
     // Fail fast instead of queueing: a request must never wait for Redis to come back.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 250,
+    commandTimeout,
+    // A connection that took a command and answered nothing is dropped and made again, so replies
+    // never pair with the wrong command and a hung link does not outlive the outage.
+    socketTimeout: commandTimeout,
+    keepAlive: 10_000,
     connectTimeout: options.connectTimeoutMs ?? 2000,
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });

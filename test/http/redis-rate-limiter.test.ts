@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliKey, freePort, runCli, startServeProcess, type ServeProcess } from '../support/cli-process.js';
 import { companyLine } from '../support/records.js';
 import { testRedis } from '../support/test-redis.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
 import { KEY_PREFIX, openRedisRateLimiter } from '../../src/http/redis-rate-limiter.js';
 
@@ -189,4 +190,41 @@ describe.runIf(REDIS_SERVER !== undefined)('Redis rate limiter through a Redis o
       redis.kill('SIGKILL');
     }
   });
+
+  it('skips a blackholed Redis after one call waits out its time-out, and enforces limits again once it answers', async () => {
+    const proxy = await startTcpProxy(Number(new URL(REDIS_URL).port || 6379));
+    let failOpen = 0;
+    const limiter = await openRedisRateLimiter(proxy.via(REDIS_URL), 2, 0.001, { failOpen: { inc: () => failOpen++ } });
+    try {
+      await probe.del(`${KEY_PREFIX}blackholed`);
+      expect((await limiter.take('blackholed')).allowed).toBe(true);
+      proxy.blackhole();
+      // Reads for 3 s: only a call that meets a connection Redis seemed to hold waits out the 250 ms.
+      const waits: number[] = [];
+      const until = Date.now() + 3000;
+      while (Date.now() < until) {
+        const started = Date.now();
+        expect((await limiter.take('blackholed')).allowed).toBe(true);
+        waits.push(Date.now() - started);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(waits.length).toBeGreaterThan(20);
+      expect(waits.filter((ms) => ms >= 200).length).toBeLessThanOrEqual(2);
+      expect(failOpen).toBe(waits.length);
+
+      proxy.normal();
+      // Back: a new connection, its answers paired with its own commands (the bucket has one token left).
+      const deadline = Date.now() + 8000;
+      let before = failOpen;
+      while ((await limiter.take('blackholed'), failOpen > before)) {
+        if (Date.now() > deadline) throw new Error('the limiter did not reconnect');
+        before = failOpen;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await limiter.take('blackholed')).allowed).toBe(false);
+    } finally {
+      await limiter.close();
+      await proxy.close();
+    }
+  }, 15_000);
 });

@@ -4,6 +4,7 @@ import type { AccessLogBatch, AccessLogIndexFailure } from '../../access-log/acc
 import { BATCHES_PER_BUCKET, batchRecordIds, type BatchDialect } from '../../access-log/batches.js';
 import { inTransaction } from './in-transaction.js';
 import { isConnectionFailure, storeErrorFrom } from './pg-errors.js';
+import { queryDeadline, withDeadline } from './deadlines.js';
 
 /** A per-record row's bitmap once none of its batches is left. */
 const NO_BATCHES = `B'0'::bit(${BATCHES_PER_BUCKET})`;
@@ -91,19 +92,23 @@ export async function indexPostgresAccessLog(pool: pg.Pool, report: (failure: Ac
   }
 }
 
-/** One catch-up statement on its own connection, with the catch-up's statement timeout. */
-function withCatchUpTimeout<T>(pool: pg.Pool, timeoutMs: number, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/** A statement of a catch-up: its text and parameters. */
+type CatchUpQuery = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
+
+/** One catch-up statement on its own connection, with the catch-up's statement timeout and a client-side deadline past it. */
+function withCatchUpTimeout<T>(pool: pg.Pool, timeoutMs: number, run: (query: CatchUpQuery) => Promise<T>): Promise<T> {
   return inTransaction(pool, async (client) => {
     await client.query(`SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}`);
-    return run(client);
+    // The pool's deadline is the serving time-out's: this statement may rightly run longer.
+    return run((text, values) => client.query(withDeadline({ text, values }, queryDeadline(timeoutMs))));
   });
 }
 
 /** One bulk statement: the next flagged batches within the bounds; how many it covered and how many it picked (0: none was left). */
 async function indexInBulk(pool: pg.Pool, bounds: CatchUpBounds): Promise<{ n: number; picked: number }> {
-  const r = await withCatchUpTimeout(pool, bounds.timeoutMs, (client) =>
+  const r = await withCatchUpTimeout(pool, bounds.timeoutMs, (query) =>
     // One snapshot per statement: a batch another replica takes meanwhile is skipped (NOT indexed is checked again on the row).
-    client.query<{ n: string; picked: string }>(
+    query<{ n: string; picked: string }>(
       `WITH pick AS (
          SELECT project, id FROM (
            SELECT project, id, sum(octet_length(records)) OVER (ORDER BY project, first_at, id) - octet_length(records) AS before
@@ -135,8 +140,8 @@ async function indexOneByOne(pool: pg.Pool, report: (failure: AccessLogIndexFail
     );
     for (const b of page.rows) {
       try {
-        const r = await withCatchUpTimeout(pool, timeoutMs, (client) =>
-          client.query<{ n: string }>(
+        const r = await withCatchUpTimeout(pool, timeoutMs, (query) =>
+          query<{ n: string }>(
             `WITH todo AS (UPDATE access_log_batches SET indexed = true WHERE project = $1 AND id = $2 AND NOT indexed RETURNING project, id),
              added AS (${ADD_PAIRS('todo, unnest($3::text[]) r', 'todo.project', 'todo.id', 'r')}),
              buckets AS (${ADD_BUCKETS})

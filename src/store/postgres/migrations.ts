@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { CREATE_MIGRATION_TABLE, MIGRATION_TABLE } from '../schema-migrations.js';
 import { guarded } from './pg-errors.js';
+import { withoutDeadline } from './deadlines.js';
 
 /** Each entry moves the schema one version up; never edit a released entry, append a new one. */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -390,6 +391,8 @@ export async function migratePostgres(pool: pg.Pool): Promise<void> {
     // timeout meant for reads; the connection is closed afterwards rather than reused with it.
     failure = true;
     await client.query('SET statement_timeout = 0');
+    // No server time-out, so no client deadline either: keepalive still finds a connection dropped while it waits.
+    withoutDeadline(client);
     await adoptSchemaMigrations(client);
     const schema = (await client.query<{ s: string }>('SELECT current_schema() AS s')).rows[0]!.s;
     const { runPostgresMigrations } = await import('./kysely-migrations.js');

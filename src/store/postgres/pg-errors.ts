@@ -22,9 +22,12 @@ const NETWORK_CODES = new Set([
  */
 const UNAVAILABLE_SQLSTATE = /^(08|28|53|57P0[1-3]$|57014$|3D000$)/;
 
-/** pg raises these as plain Errors, without a code, when the pool or socket gives up (or the pool was ended, as at shutdown). */
+/**
+ * pg raises these as plain Errors, without a code, when the pool or socket gives up (or the pool
+ * was ended, as at shutdown), or a query's client-side deadline passed (a connection that answers nothing).
+ */
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client was closed|Connection ended|Cannot use a pool after calling end/i;
+  /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client was closed|Connection ended|Cannot use a pool after calling end|Query read timeout|not queryable/i;
 
 /** True when `err` says the PostgreSQL server is unreachable, down or overloaded. */
 export function isConnectionFailure(err: unknown): boolean {

@@ -52,6 +52,7 @@ import { ReadBatcher, type BatchedStatement } from '../read-batcher.js';
 import { companyPageQuery, companyPageRow, POSTGRES_COMPANIES, type CompanyPageRow } from '../company-page-sql.js';
 import { backfillPostgresCompanies } from './company-backfill-sql.js';
 import { ReadSide } from './read-side.js';
+import { endPool, KEEPALIVE_IDLE_MS, queryDeadline } from './deadlines.js';
 
 // Record reads take an array of keys: the batcher sends a turn's lookups of a project together.
 const COMPANY_READS = perFields(
@@ -132,10 +133,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 }
 
 function poolOf(url: string, options: PostgresStoreOptions): pg.Pool {
+  const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
-    statement_timeout: options.statementTimeoutMs ?? 5000,
+    statement_timeout: statementTimeoutMs,
+    // A dead connection cannot carry the server's time-out back: the client gives up too (deadlines.ts).
+    query_timeout: queryDeadline(statementTimeoutMs),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     application_name: options.applicationName ?? 'compliance-read',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
     idleTimeoutMillis: 30_000,
@@ -532,7 +538,7 @@ export class PostgresStore implements Store {
     await this.changes.close();
     await this.listener?.close();
     await this.readSide.close();
-    await this.pool.end();
+    await endPool(this.pool);
   }
 
   private async one<T extends pg.QueryResultRow>(operation: string, query: pg.QueryConfig): Promise<T | undefined> {

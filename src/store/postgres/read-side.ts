@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { guarded, isConnectionFailure, storeErrorFrom } from './pg-errors.js';
+import { endPool } from './deadlines.js';
 
 /** How long reads stay on the primary after the replica failed to answer. */
 export const REPLICA_RETRY_MS = 1000;
@@ -62,6 +63,6 @@ export class ReadSide {
   }
 
   async close(): Promise<void> {
-    await this.replica?.end();
+    if (this.replica !== undefined) await endPool(this.replica);
   }
 }
