@@ -21,9 +21,10 @@ export function queryDeadline(statementTimeoutMs: number): number {
   return statementTimeoutMs + DEADLINE_MARGIN_MS;
 }
 
-/** `config` with a deadline of its own (pg reads `query_timeout` per query; its types do not name it). */
+/** A copy of `config` with a deadline of its own (pg reads `query_timeout` per query; its types do not name it). */
 export function withDeadline<I>(config: pg.QueryConfig<I>, deadlineMs: number): pg.QueryConfig<I> {
-  return Object.assign(config, { query_timeout: deadlineMs });
+  // A copy: a shared statement config must not keep one caller's deadline for every other.
+  return { ...config, query_timeout: deadlineMs } as pg.QueryConfig<I>;
 }
 
 /** The socket under a pg client (not part of pg's typed interface). */
