@@ -91,6 +91,14 @@ function withoutChance(line: string): string {
   return JSON.stringify({ ...rest, req: request });
 }
 
+/**
+ * An answer without what is random by construction: the feed's etags and document URLs'
+ * signatures are keyed hashes, and can hold a short personal string (a country code) by chance.
+ */
+function withoutRandom(text: string): string {
+  return text.replace(/"etag":"[^"]*"/g, '"etag":""').replace(/([?&]sig=)[\w-]+/g, '$1');
+}
+
 beforeAll(async () => {
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
   svc = await startTestService(lines, { logger });
@@ -127,7 +135,7 @@ describe('field redaction by key scope', () => {
         const key = await keyWithout(withheld);
         const { status, text } = await get(route.path, key, encoding);
         expect(status).toBe(200);
-        if ((withheld & BITS.pii.bit) !== 0) expect(leaked(text)).toEqual([]);
+        if ((withheld & BITS.pii.bit) !== 0) expect(leaked(withoutRandom(text))).toEqual([]);
         if ((withheld & BITS.documents.bit) !== 0) expect(text).not.toMatch(/\/v1\/files\/|https?:\/\/[^"]*\.(pdf|jpe?g|png)/);
         const body = JSON.parse(text) as unknown;
         if (route.kind === 'company' || route.kind === 'alert') {
