@@ -97,14 +97,19 @@ export interface AccessDeps {
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
+/** The key an Authorization header presents: undefined without the header, null when it is not `Bearer <key>`. */
+function presentedKey(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  return header === undefined ? undefined : (BEARER.exec(header)?.[1] ?? null);
+}
+
 /** Authenticates the request's key, checks `scope` and the rate budget, and returns the project's reader. */
 export async function requireAccess(deps: AccessDeps, request: FastifyRequest, scope: Scope, setHeader: (name: string, value: string) => void): Promise<ProjectReader> {
   request.keyChecked = true;
-  const header = request.headers.authorization;
-  if (header === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
-  const m = BEARER.exec(header);
-  if (m === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
-  const verdict = await deps.keys.verify(m[1]!);
+  const presented = presentedKey(request);
+  if (presented === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
+  if (presented === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
+  const verdict = await deps.keys.verify(presented);
   if (!verdict.ok) {
     if (verdict.key !== undefined) request.refusedKey = { id: verdict.key.id, project: verdict.key.project };
     const why = verdict.reason === 'revoked' ? 'has been revoked' : verdict.reason === 'expired' ? 'has expired' : 'is not valid';
@@ -162,9 +167,9 @@ export function withheldBits(scopes: readonly string[]): number {
 export async function identifyPresentedKey(keys: Pick<ApiKeyVerifier, 'verify'>, request: FastifyRequest): Promise<void> {
   if (request.keyChecked === true) return;
   request.keyChecked = true;
-  const m = BEARER.exec(request.headers.authorization ?? '');
-  if (m === null) return;
-  const verdict = await keys.verify(m[1]!);
+  const presented = presentedKey(request);
+  if (presented === undefined || presented === null) return;
+  const verdict = await keys.verify(presented);
   if (verdict.ok) request.apiKey = { id: verdict.key.id, project: verdict.key.project };
   else if (verdict.key !== undefined) request.refusedKey = { id: verdict.key.id, project: verdict.key.project };
 }
