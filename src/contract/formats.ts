@@ -1,13 +1,15 @@
 /**
  * The string formats the contract uses, registered on an ajv instance. uuid and date-time
  * are our own (ajv-formats' uuid also takes a `urn:uuid:` prefix, and ours must agree with
- * instantKey); email and uri come from ajv-formats.
+ * instantKey), so is email (ajv-formats' refuses RFC 5321 mailboxes such as `user@localhost`);
+ * uri comes from ajv-formats.
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { isAttributePath } from './attribute-path.js';
 import { isCurrencyCode } from './currencies.js';
 import { isDateTime } from './date-time.js';
+import { isEmail } from './email.js';
 
 export { instantKey, isDateTime, toUtcIso } from './date-time.js';
 
@@ -22,7 +24,8 @@ export function isUuid(value: string): boolean {
 export function addContractFormats(ajv: Ajv2020): Ajv2020 {
   // Under NodeNext the CJS default import is module.exports; `.default` is the plugin in
   // every loader (node, tsx, vitest) because ajv-formats sets it on the function too.
-  addFormats.default(ajv, ['email', 'uri']);
+  addFormats.default(ajv, ['uri']);
+  ajv.addFormat('email', { type: 'string', validate: isEmail });
   ajv.addFormat('uuid', { type: 'string', validate: isUuid });
   ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addFormat('currency-code', { type: 'string', validate: isCurrencyCode });
