@@ -52,14 +52,15 @@ export const SQLITE_COMPANIES: CompanyDialect = {
 export const POSTGRES_COMPANIES: CompanyDialect = {
   placeholder: (n) => `$${n}`,
   bodyAs: BODY_AS_TEXT,
-  // ts_rank is higher for better matches: negated so both dialects page by ascending score. The
-  // project's tag is computed by the server as in the index's generated column (migration 13).
+  // ts_rank with a name (A) weighing ten times an identifier (B), as SQLite's bm25 weights them.
+  // Higher is better: negated so both dialects page by ascending score. The project's tag is
+  // computed by the server as in the index's generated column (migration 15).
   search: (p, words, project) => ({
     from:
       `companies c CROSS JOIN to_tsquery('simple', replace(${p(matchText(words, TAG_MARK, ':*', ' & ', ' | '))}, '${TAG_MARK}', ` +
-      `lpad(to_hex(hashtextextended(${p(project)}::text COLLATE "C", 0) & 4294967295), 8, '0'))) AS q`,
+      `'t' || lpad(to_hex(hashtextextended(${p(project)}::text COLLATE "C", 0) & 4294967295), 8, '0'))) AS q`,
     where: 'c.search @@ q',
-    score: '(-ts_rank(c.search, q, 1))',
+    score: "(-ts_rank('{0.1, 0.2, 0.1, 1.0}', c.search, q, 1))",
   }),
   // An expression no btree index applies to: the planner would otherwise read the project's whole
   // range of the page index (its estimate of a prefix search's matches is poor) rather than the GIN index.

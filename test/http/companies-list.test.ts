@@ -45,12 +45,22 @@ const SOCIETE: CompanySpec = {
 };
 const FOREIGN_ACME: CompanySpec = { id: numberedId(5, 'aaaa'), project: OTHER, name: 'ACME Exchange Foreign', registrationNumber: 'HRB 123-456', updatedAt: DAY(24) };
 const model = [...generic, ACME_LTD, ACME, ACME_EXCHANGE, SOCIETE];
+// A project of its own for ranking: companies found by their identifiers only, with short texts.
+const RANKED = 'proj-ranked';
+const RANKED_BY_NAME: CompanySpec[] = [
+  { id: numberedId(1, 'cccc'), project: RANKED, name: 'Acme', externalCustomerId: 'cust-1', updatedAt: DAY(1) },
+  { id: numberedId(2, 'cccc'), project: RANKED, name: 'Acme Exchange Ltd', externalCustomerId: 'cust-2', updatedAt: DAY(2) },
+];
+const RANKED_BY_ID: CompanySpec[] = [
+  { id: numberedId(3, 'cccc'), project: RANKED, externalCustomerId: 'ACME-3', updatedAt: DAY(3) },
+  { id: numberedId(4, 'cccc'), project: RANKED, name: 'Northwind', registrationNumber: 'ACME 4', updatedAt: DAY(4) },
+];
 
 let svc: TestService;
 let key: string;
 
 beforeAll(async () => {
-  const lines = [...model, FOREIGN_ACME].map(companySpecLine);
+  const lines = [...model, FOREIGN_ACME, ...RANKED_BY_NAME, ...RANKED_BY_ID].map(companySpecLine);
   svc = await startTestService([...lines, individualLine(P, 'bbbbbbbb-0000-4000-8000-000000000000')]);
   key = (await svc.key(P)).key;
 });
@@ -212,6 +222,13 @@ describe('company search', () => {
   it('ranks an exact name match first', async () => {
     expect((await ids('?q=acme%20exchange'))[0]).toBe(ACME_EXCHANGE.id);
     expect((await ids('?q=acme'))[0]).toBe(ACME.id);
+  });
+
+  it('ranks a company whose name matches before one found by its identifiers only, however short', async () => {
+    const res = await fetch(`${svc.url}/v1/companies?q=acme`, { headers: { authorization: `Bearer ${(await svc.key(RANKED)).key}` } });
+    const found = ((await res.json()) as Summary[]).map((s) => s.id);
+    expect(found.slice(0, 2).sort()).toEqual(RANKED_BY_NAME.map((s) => s.id).sort());
+    expect(found.slice(2).sort()).toEqual(RANKED_BY_ID.map((s) => s.id).sort());
   });
 
   it('pages search results each once, with filters', async () => {

@@ -134,4 +134,26 @@ describe.each(storeHarnesses())('company list query plans on $adapter', ({ adapt
     // The GIN index hands over the project's 20 matches, not the 60 of every project.
     expect(scans.map((n) => n['Actual Rows'])).toEqual([20]);
   });
+
+  it('indexes every word behind its tag whole, also for a project whose tag reads as a number', async () => {
+    if (!(store instanceof PostgresStore)) return;
+    const tagged = 'proj-ranked'; // its hash's 8 hex digits, 19593e58, are a number to the text parser
+    await importFiles(store, [writeLines(dir, [companySpecLine({ id: numberedId(90), project: tagged, name: 'Acme Exchange', externalCustomerId: 'cust-90' })])]);
+    const r = await store.pool.query<{ lexeme: string; tag: string }>(
+      `SELECT u.lexeme, 't' || lpad(to_hex(hashtextextended(c.project, 0) & 4294967295), 8, '0') AS tag
+         FROM companies c, unnest(c.search) u WHERE c.project = ANY($1)`,
+      [[tagged, P, 'proj-b']],
+    );
+    expect(r.rows.length).toBeGreaterThan(0);
+    // Each lexeme is a tag and a word as one term: none is a bare tag or a bare word.
+    for (const { lexeme, tag } of r.rows) expect(lexeme.startsWith(tag) && lexeme.length > tag.length, lexeme).toBe(true);
+    const found = await store.listCompanies(tagged, { order: 'desc', q: 'acme exch' }, undefined, 50);
+    expect(found.map((c) => c.key)).toEqual([numberedId(90)]);
+  });
 });
+
+function writeLines(dir: string, lines: string[]): string {
+  const file = join(dir, `more-${lines.length}.ndjson`);
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}

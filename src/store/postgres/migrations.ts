@@ -322,6 +322,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- the companies stored before are listed again, with their words, when a store opens.
   INSERT INTO meta (key, value) VALUES ('backfill:companies', '\\x01') ON CONFLICT (key) DO NOTHING;
   `,
+  `
+  -- Search: the project's tag starts with a letter. A tag of digits, "e" and digits ("19593e58")
+  -- reads as a number to the text parser, which then split it from the word: such a project's
+  -- words were indexed bare, found through every project's entries and ranked by the tag's matches.
+  ALTER TABLE companies DROP COLUMN search;
+  ALTER TABLE companies ADD COLUMN search tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_names, '(\\S+)', 't' || lpad(to_hex(hashtextextended(project, 0) & 4294967295), 8, '0') || '\\1', 'g')), 'A') ||
+    setweight(to_tsvector('simple'::regconfig, regexp_replace(search_ids, '(\\S+)', 't' || lpad(to_hex(hashtextextended(project, 0) & 4294967295), 8, '0') || '\\1', 'g')), 'B')) STORED;
+  CREATE INDEX companies_search ON companies USING gin (search);
+  `,
 ];
 
 /** The advisory lock key of the runner before kysely's: adoption serializes with it. */
