@@ -55,9 +55,10 @@ export const MAX_CHANGES_WAIT = 30;
 
 const Id = Type.String({ minLength: 1, maxLength: 256 });
 
-// Calendar-true fields (months 01-12, days within their month, hours 00-23, minutes 00-59, second 60
-// for a leap second), so the documented format is the one the service applies.
-const DATE = '\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31|02-29)';
+// Calendar-true fields (months 01-12, days within their month, February 29 of leap years only, hours 00-23, minutes
+// 00-59, second 60 for a leap second), so the documented format is the one the service applies.
+const LEAP_YEAR = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)';
+const DATE = `(?:\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)|${LEAP_YEAR}-02-29)`;
 const TIME = '[Tt](?:[01]\\d|2[0-3]):[0-5]\\d:(?:[0-5]\\d|60)(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)';
 
 /** A date-time (RFC 3339) or a plain date (midnight UTC), as accepted by `from` and `to`. */

@@ -211,6 +211,14 @@ describe('openApiDocument', () => {
     expect(doc.paths['/alerts/{id}'].get.responses['200'].content['application/json'].example).toEqual(fullAlert());
   });
 
+  it("says when each paged operation sends Link: a list while pages remain, the feed on every answer", () => {
+    expect(doc.paths['/alerts'].get.description).toContain('absent on the last page');
+    expect(doc.paths['/companies'].get.description).toContain('absent on the last page');
+    const feed = doc.paths['/changes'].get.description as string;
+    expect(feed).toContain('on every answer, an empty one included');
+    expect(feed).not.toMatch(/while more items remain|absent on the last page/);
+  });
+
   it('describes authentication, errors, pagination, signed URLs and versioning in info', () => {
     const info = doc.info as Json;
     expect(info.version).toBe('1.2.3');
@@ -260,14 +268,20 @@ describe('openApiDocument', () => {
     const param = (doc.paths['/customers/{customerId}/scenario-executions'].get.parameters as Json[]).find((p) => p.name === 'from')!;
     const pattern = new RegExp(param.schema.pattern as string);
     const samples = ['2014-13-17', '2014-00-10', '2014-04-31', '2014-02-30', '2014-12-17', '2016-02-29', '2014-01-31T23:59:60Z',
-      '2014-01-01T24:00:00Z', '2014-01-01T10:60:00Z', '2014-01-01T10:00:00.5+05:30', '2014-01-01T10:00:00+24:00', '2014-01-01t10:00:00z'];
+      '2014-01-01T24:00:00Z', '2014-01-01T10:60:00Z', '2014-01-01T10:00:00.5+05:30', '2014-01-01T10:00:00+24:00', '2014-01-01t10:00:00z',
+      // February 29: leap years only, the century rule included.
+      '2014-02-29', '2014-02-29T12:00:00Z', '1996-02-29', '2000-02-29', '1900-02-29', '2100-02-29', '2400-02-29', '0000-02-29', '0100-02-29', '1804-02-29'];
     for (const value of samples) {
       const full = value.length === 10 ? `${value}T00:00:00Z` : value;
       expect(pattern.test(value), value).toBe(isDateTime(full));
     }
-    // A regular expression cannot count leap years: February 29 of a common year is refused by the service and said so.
-    expect(pattern.test('2014-02-29')).toBe(true);
-    expect(isDateTime('2014-02-29T00:00:00Z')).toBe(false);
+    // Every day of a 400-year cycle's first 401 years, past its century years, agrees too.
+    for (let year = 1600; year <= 2000; year++) {
+      for (const day of ['02-28', '02-29', '03-01']) {
+        const value = `${String(year).padStart(4, '0')}-${day}`;
+        expect(pattern.test(value), value).toBe(isDateTime(`${value}T00:00:00Z`));
+      }
+    }
     expect(param.schema.description).toContain('February 29 only in a leap year');
   });
 

@@ -112,10 +112,11 @@ function tags(): { name: string; description: string }[] {
 /** One read operation: scope, parameters, 200/304 and every error response. */
 function readOperation(op: Operation, components: SchemaComponents, example: unknown): Record<string, unknown> {
   const response = components.use(op.response);
-  const paged = op.headers?.Link !== undefined;
+  // The operation's Link header says when it is sent: on a list's pages but the last, on every answer of the feed.
+  const link = op.headers?.Link;
   const description = [
     `Needs an API key with the \`${op.scope}\` scope.`,
-    paged ? 'Paged: while more items remain, the `Link` header (rel="next") gives the next page with the same filters.' : '',
+    link !== undefined ? `Paged by the \`Link\` header: ${link.description}.` : '',
   ].filter((s) => s !== '').join(' ');
   return {
     operationId: op.operationId,
