@@ -31,12 +31,13 @@ export const MASKS = {
   text: '"[redacted]"',
   email: '"redacted@redacted.invalid"',
   emptyArray: '[]',
+  zero: '0',
 } as const;
 
 export type Mask = keyof typeof MASKS;
 
 /** The masks by their stored number (a layout records each range's mask by index). */
-export const MASK_ORDER: readonly Mask[] = ['null', 'text', 'email', 'emptyArray'];
+export const MASK_ORDER: readonly Mask[] = ['null', 'text', 'email', 'emptyArray', 'zero'];
 
 export interface ClassifiedField {
   path: string;
@@ -162,15 +163,22 @@ function alertFields(prefix: string): ClassifiedField[] {
 
 export const ALERT_FIELDS: readonly ClassifiedField[] = [...alertFields(''), ...alertFields('audits[].record.')];
 
-/** An alert summary's fields (GET /alerts): the alert's own top-level fields it repeats, each in the alert's class and mask. */
-export const ALERT_SUMMARY_FIELDS: readonly ClassifiedField[] = ALERT_FIELDS.filter((f) => !/[.[*]/.test(f.path) && Object.hasOwn(AlertSummary.properties, f.path));
+/**
+ * An alert summary's fields (GET /alerts): the alert's own top-level fields it repeats, each in the
+ * alert's class and mask, and the count of its screening hits, which tells of the screening data
+ * withheld whole.
+ */
+export const ALERT_SUMMARY_FIELDS: readonly ClassifiedField[] = [
+  ...ALERT_FIELDS.filter((f) => !/[.[*]/.test(f.path) && Object.hasOwn(AlertSummary.properties, f.path)),
+  { path: 'counts.screeningHits', class: 'screening', mask: 'zero' },
+];
 
 /**
  * The revision of each kind's field list, raised whenever one of its paths or masks changes. A
  * record's stored ranges carry the revision they were found with; ranges of another revision are
  * found again when a redacted answer is made, and a view's ETag names the revision.
  */
-export const FIELD_REVISIONS = { company: 1, alert: 3, alertSummary: 1, execution: 1 } as const;
+export const FIELD_REVISIONS = { company: 1, alert: 3, alertSummary: 2, execution: 1 } as const;
 
 export const EXECUTION_FIELDS: readonly ClassifiedField[] = [
   { path: 'scenario_executions[].rules[].documents[].url', class: 'documents', mask: 'text' },

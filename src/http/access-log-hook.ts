@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The lookup keys of the records a list or feed answer returned, for the access log. */
     answerRecords?: readonly string[];
+    /** Those of them its headers name too (a HEAD answer's only ones). */
+    headerRecords?: readonly string[];
     /** Set once the request's entry is written, so an answer cut short and then failing is written once. */
     accessLogged?: boolean;
     /** Every byte of a streamed body was handed to the connection (its stream's end comes later). */
@@ -26,9 +28,14 @@ export function noteBodyHandedOver(request: FastifyRequest): void {
   request.bodyHandedOver = true;
 }
 
-/** Names the records an answer returns (a list page, a feed page), so "who saw record X" finds this read too. */
-export function noteAnswerRecords(request: FastifyRequest, keys: readonly string[]): void {
+/**
+ * Names the records an answer returns (a list page, a feed page), so "who saw record X" finds this
+ * read too; `inHeaders` are those its headers name as well (a next page's cursor carries its last
+ * record's id), which a HEAD answer shows without a body.
+ */
+export function noteAnswerRecords(request: FastifyRequest, keys: readonly string[], inHeaders: readonly string[] = []): void {
   request.answerRecords = keys;
+  request.headerRecords = inHeaders;
 }
 
 /**
@@ -46,12 +53,12 @@ function recordOf(request: FastifyRequest): string | null {
 }
 
 /**
- * The keys of the records an answer returned, bounded: none for a refusal, nor for a HEAD answer
- * (it sends no records); undefined when there are none.
+ * The keys of the records an answer returned, bounded: none for a refusal; for a HEAD answer (it
+ * sends no records) only those its headers name; undefined when there are none.
  */
 function returnedOf(request: FastifyRequest, status: number): readonly string[] | undefined {
-  const keys = request.answerRecords;
-  if (keys === undefined || keys.length === 0 || status >= 400 || request.method === 'HEAD') return undefined;
+  const keys = request.method === 'HEAD' ? request.headerRecords : request.answerRecords;
+  if (keys === undefined || keys.length === 0 || status >= 400) return undefined;
   // Within bounds (every page is) the answer's own array goes on: a page served again keeps one serialization of it.
   if (keys.length <= MAX_ANSWER_RECORDS && keys.every((k) => k.length <= ANSWER_RECORD_CHARS)) return keys;
   return keys.slice(0, MAX_ANSWER_RECORDS).map((k) => (k.length > ANSWER_RECORD_CHARS ? k.slice(0, ANSWER_RECORD_CHARS) : k));

@@ -30,7 +30,7 @@ import type { FileStore } from '../files/file-store.js';
 import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.js';
 import { fieldsFor } from '../wire/render.js';
 import { viewOf, type RecordKind, type View } from '../wire/redaction.js';
-import { FIELD_CLASSES } from '../contract/field-classes.js';
+import { ALL_CLASS_BITS, FIELD_CLASSES } from '../contract/field-classes.js';
 import { importStream } from '../ingest/importer.js';
 import type { ImportSummary } from '../ingest/import-summary.js';
 import type { LineIssue } from '../ingest/envelope.js';
@@ -56,6 +56,8 @@ export interface ProjectReader {
   readonly keyId: string;
   /** How the key is shown records of a kind: the field classes it has no scope for withheld; undefined when it sees every field. */
   viewOf(kind: RecordKind): View | undefined;
+  /** How the change feed names records of a kind to the key: as viewOf, but every class withheld for a kind it may not read. */
+  feedViewOf(kind: FeedKind): View | undefined;
   /** Reads read only the stored bytes an answer in `encoding` is rendered from (in the key's view). */
   getCompany(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
   getAlert(id: string, encoding: Encoding): Promise<RecordBytes | undefined>;
@@ -97,10 +99,20 @@ export interface AccessDeps {
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
-/** The key an Authorization header presents: undefined without the header, null when it is not `Bearer <key>`. */
+/** How many Authorization lines a request's headers hold (Node keeps only the first as `headers.authorization`). */
+function authorizationLines(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
+  return n;
+}
+
+/** The key an Authorization header presents: undefined without the header, null when it is not one `Bearer <key>` line. */
 function presentedKey(request: FastifyRequest): string | null | undefined {
   const header = request.headers.authorization;
-  return header === undefined ? undefined : (BEARER.exec(header)?.[1] ?? null);
+  if (header === undefined) return undefined;
+  // Two keys in one request are no one's: a proxy or log may act on a line other than the first Node keeps.
+  if (authorizationLines(request.raw.rawHeaders) !== 1) return null;
+  return BEARER.exec(header)?.[1] ?? null;
 }
 
 /** Authenticates the request's key, checks `scope` and the rate budget, and returns the project's reader. */
@@ -108,7 +120,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   request.keyChecked = true;
   const presented = presentedKey(request);
   if (presented === undefined) throw new ServiceError('unauthorized', 'an API key is required: send Authorization: Bearer <key>', [], challenge);
-  if (presented === null) throw new ServiceError('unauthorized', 'the Authorization header must be: Bearer <key>', [], challenge);
+  if (presented === null) throw new ServiceError('unauthorized', 'the Authorization header must be one line: Bearer <key>', [], challenge);
   const verdict = await deps.keys.verify(presented);
   if (!verdict.ok) {
     if (verdict.key !== undefined) request.refusedKey = { id: verdict.key.id, project: verdict.key.project };
@@ -146,10 +158,20 @@ function doorOf(deps: AccessDeps, key: ApiKeyRecord): KeyDoor {
   if (ofDeps === undefined) doors.set(deps, (ofDeps = new WeakMap()));
   let door = ofDeps.get(key);
   if (door === undefined) {
-    door = { identity: Object.freeze({ id: key.id, project: key.project }), reader: Object.freeze(projectReader(deps, key.project, key.id, withheldBits(key.scopes))) };
+    const reader = projectReader(deps, key.project, key.id, withheldBits(key.scopes), unreadKinds(key.scopes));
+    door = { identity: Object.freeze({ id: key.id, project: key.project }), reader: Object.freeze(reader) };
     ofDeps.set(key, door);
   }
   return door;
+}
+
+/** The kinds of record the change feed names, each with the scope that reads it (a customer: as a company). */
+export type FeedKind = 'company' | 'alert' | 'execution';
+const READ_SCOPES: Record<FeedKind, Scope> = { company: 'companies:read', alert: 'alerts:read', execution: 'executions:read' };
+
+/** The kinds whose read scope `scopes` lacks. */
+function unreadKinds(scopes: readonly string[]): ReadonlySet<FeedKind> {
+  return new Set((Object.keys(READ_SCOPES) as FeedKind[]).filter((kind) => !scopes.includes(READ_SCOPES[kind])));
 }
 
 /** The bits of the field classes whose scope `scopes` lacks. */
@@ -207,12 +229,14 @@ export function addressBudgetKey(ip: string): string {
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */
-function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project: string, keyId: string, withheld: number): ProjectReader {
+function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project: string, keyId: string, withheld: number, unread: ReadonlySet<FeedKind>): ProjectReader {
   const fields = (kind: RecordKind, encoding: Encoding) => fieldsFor(wireEncodingOf(encoding), viewOf(kind, withheld) !== undefined);
   return {
     project,
     keyId,
     viewOf: (kind) => viewOf(kind, withheld),
+    // A kind the key may not read is named by a keyed etag too: a plain content hash would let it confirm guesses of bytes it cannot see.
+    feedViewOf: (kind) => viewOf(kind, unread.has(kind) ? ALL_CLASS_BITS : withheld),
     getCompany: (id, encoding) => store.getCompany(project, recordKey(id), fields('company', encoding)),
     getAlert: (id, encoding) => store.getAlert(project, recordKey(id), fields('alert', encoding)),
     etagOf: async (kind, id) => (await (kind === 'company' ? store.getCompany(project, recordKey(id), ETAG_ONLY) : store.getAlert(project, recordKey(id), ETAG_ONLY)))?.etag,

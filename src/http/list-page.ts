@@ -44,6 +44,8 @@ export interface ListPageOptions<R extends PageRow> {
 interface Derived {
   page: readonly RecordBytes[];
   ids: readonly string[];
+  /** The record the Link's cursor names (the page's last), when there is a next page. */
+  linked: readonly string[];
   etag: string;
   link: string | undefined;
   rendered: Map<WireEncoding, Rendered>;
@@ -66,7 +68,7 @@ function derive<R extends PageRow>(rows: readonly R[], params: Parameters, o: Li
     hash.update(next);
     link = `<${nextPageUrl(o.path, params, next)}>; rel="next"`;
   }
-  return { page, ids, etag: hash.digest('base64url').slice(0, 27), link, rendered: new Map() };
+  return { page, ids, linked: link === undefined ? [] : ids.slice(-1), etag: hash.digest('base64url').slice(0, 27), link, rendered: new Map() };
 }
 
 /** Sends `rows` (read with `limit + 1` to know whether a next page exists) as the page answer. */
@@ -84,7 +86,7 @@ export async function sendListPage<R extends PageRow>(
     derived = derive(rows, params, o);
     derivedOf.set(rows, { url: request.url, view: o.view, derived });
   }
-  noteAnswerRecords(request, derived.ids);
+  noteAnswerRecords(request, derived.ids, derived.linked);
   if (derived.link !== undefined) reply.header('link', derived.link);
   await sendAnswer(request, reply, derived.page, o.encoding, {
     etag: derived.etag,

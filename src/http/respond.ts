@@ -62,6 +62,15 @@ function notModified(request: FastifyRequest, etag: string): boolean {
   return false;
 }
 
+/**
+ * What every answer rendered here varies by: its encoding, and the key that asked (its project and
+ * view), so a cache a Cache-Control setting lets store it never hands it to another key.
+ */
+function varyOnKeyAndEncoding(reply: FastifyReply): void {
+  varyOn(reply, 'Accept-Encoding');
+  varyOn(reply, 'Authorization');
+}
+
 /** Adds `field` to Vary, keeping what is there (CORS puts Origin in it before the route runs). */
 export function varyOn(reply: FastifyReply, field: string): void {
   const current = reply.getHeader('vary');
@@ -83,7 +92,7 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
   // Compression per request is bounded: a larger answer goes uncompressed (identity is always acceptable).
   const encoding: Encoding = negotiated === 'identity' || stored || storedLength(answer) <= PER_REQUEST_COMPRESSION_MAX_BYTES ? negotiated : 'identity';
   reply.header('etag', encodedTag(opts.etag, encoding)).header('cache-control', opts.cacheControl);
-  varyOn(reply, 'Accept-Encoding');
+  varyOnKeyAndEncoding(reply);
   if (notModified(request, opts.etag)) {
     // No body is built, but the page's rows were read.
     charge(opts, 0, items, false);
@@ -100,7 +109,7 @@ export async function sendAnswer(request: FastifyRequest, reply: FastifyReply, a
 /** Sends an answer kept as it was sent before (the caller checked it is still current), or 304. */
 export async function sendSent(request: FastifyRequest, reply: FastifyReply, sent: SentAnswer, opts: Pick<SendOptions, 'cacheControl' | 'charge'>): Promise<void> {
   reply.header('etag', encodedTag(sent.tag, sent.encoding)).header('cache-control', opts.cacheControl);
-  varyOn(reply, 'Accept-Encoding');
+  varyOnKeyAndEncoding(reply);
   if (notModified(request, sent.tag)) {
     charge(opts, 0, 1, false);
     await reply.code(304).send();

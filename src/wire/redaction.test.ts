@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../contract/alert.js';
 import { alertSummaryOf } from '../contract/alert-summary.js';
-import { FIELD_CLASSES, FIELD_REVISIONS } from '../contract/field-classes.js';
+import { ALERT_SUMMARY_FIELDS, FIELD_CLASSES, FIELD_REVISIONS } from '../contract/field-classes.js';
 import { validateRecord } from '../contract/validators.js';
 import { ALERT_FIELDS_REVISION_2, PERSONAL, PERSONAL_TEXTS, personalAlert } from '../../test/support/personal-alert.js';
 import { documentPlaces } from './json-splices.js';
@@ -156,7 +156,23 @@ describe('redacted answers', () => {
     const unclassified = { etag: 'summary', body, ...layoutRecord(body, { documents: null, gzipLevel: 6 }) };
     const out = JSON.parse(text(render([unclassified], 'identity', () => 'u', viewOf('alertSummary', PII))).toString());
     expect(out[0]).toEqual({ ...JSON.parse(body.toString()), name: '[redacted]', description: null, reason: null });
-    expect(viewOf('alertSummary', DOCS | SCREENING)).toBeUndefined();
+    expect(viewOf('alertSummary', DOCS)).toBeUndefined();
+  });
+
+  it("shows a key without screening:read no count of an alert summary's screening hits, a summary laid out by the first field list too", () => {
+    const summary = alertSummaryOf(personalAlert('p', ALERT_ID) as unknown as Alert);
+    expect(summary.counts.screeningHits).toBeGreaterThan(0);
+    const body = Buffer.from(JSON.stringify(summary));
+    const firstList = fieldPlaces(ALERT_SUMMARY_FIELDS.filter((f) => f.path !== 'counts.screeningHits'));
+    const earlier = { etag: 'summary-r1', body, ...layoutRecord(body, { documents: null, gzipLevel: 6, fields: firstList, fieldsRevision: 1, parsed: summary }) };
+    const current = { etag: 'summary', body, ...layoutRecord(body, { documents: null, gzipLevel: 6, fields: viewOf('alertSummary', 7)!.places, fieldsRevision: FIELD_REVISIONS.alertSummary, parsed: summary }) };
+    for (const r of [earlier, current]) {
+      for (const wire of ['identity', 'gzip'] as const) {
+        const rendered = render([r], wire, () => 'u', viewOf('alertSummary', SCREENING));
+        const out = JSON.parse((wire === 'gzip' ? gunzipSync(text(rendered)) : text(rendered)).toString()) as { counts: Record<string, number> }[];
+        expect(out[0]).toEqual({ ...summary, counts: { ...summary.counts, screeningHits: 0 } });
+      }
+    }
   });
 
   it('names the field list revision in a view tag once it is past the first', () => {

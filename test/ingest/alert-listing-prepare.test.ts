@@ -51,7 +51,8 @@ describe('an alert prepared for the list', () => {
     const { body, layout } = r.upsert.listing.summary;
     const parsed = parseLayout(layout);
     expect(parsed.rangesRevision).toBe(FIELD_REVISIONS.alertSummary);
-    expect(parsed.ranges!.map((x) => body!.subarray(x.start, x.end).toString())).toEqual([JSON.stringify(a.record.name), JSON.stringify(a.record.description), '"Closed after a call with Jane Roe"']);
+    // Then the count of its screening hits (none here), withheld with the screening data.
+    expect(parsed.ranges!.map((x) => body!.subarray(x.start, x.end).toString())).toEqual([JSON.stringify(a.record.name), JSON.stringify(a.record.description), '"Closed after a call with Jane Roe"', '0']);
   });
 
   it('refuses an alert whose assignedTo holds NUL, which its column cannot hold, naming the field', () => {

@@ -23,7 +23,7 @@ export function headerComponents(): Record<string, Json> {
     'X-Request-Id': text('identifier of this request (the one sent in X-Request-Id when it is sane, else a new uuid); quote it when reporting a problem'),
     ETag: text('strong validator of the content; send it back in If-None-Match to get 304 Not Modified. Ends in -gz or -br for a compressed body'),
     'Cache-Control': text('caching policy of the answer (configurable with CACHE_CONTROL; `no-store` by default, since answers depend on the key)'),
-    Vary: text('Accept-Encoding: the body is gzip encoded whenever the client accepts gzip, br encoded only when it accepts br and not gzip'),
+    Vary: text('Accept-Encoding, Authorization: the body is gzip encoded whenever the client accepts gzip, br encoded only when it accepts br and not gzip; it is the answer to the key that asked'),
     'RateLimit-Limit': integer("the key's token budget (burst size of its token bucket)"),
     'RateLimit-Remaining': integer('tokens left in the budget right now, after what earlier answers cost (1 per started 32 KiB of JSON or 50 items, twice when compressed per request)'),
     'RateLimit-Reset': integer('seconds until the budget is full again'),

@@ -4,10 +4,10 @@ import { ServiceError } from '../../contract/error-codes.js';
 import { DEFAULT_CHANGES_PAGE, OPERATIONS } from '../../contract/operations.js';
 import type { Change } from '../../contract/change.js';
 import type { ChangePosition, StoredChange } from '../../store/store.js';
-import type { RecordKind, View } from '../../wire/redaction.js';
+import type { View } from '../../wire/redaction.js';
 import { pickEncoding } from '../accept.js';
 import { noteAnswerRecords } from '../access-log-hook.js';
-import type { ProjectReader } from '../access.js';
+import type { FeedKind, ProjectReader } from '../access.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import { noteHeld } from '../held-time.js';
 import { withoutIdleTimeout } from '../idle-timeout.js';
@@ -58,12 +58,9 @@ export function changesRoute(deps: RouteDeps & { closing: AbortSignal }): void {
   });
 }
 
-/** The kinds of record the feed names, as their reads are served. */
-type FeedKind = Exclude<RecordKind, 'alertSummary'>;
-
-/** The views the reader is shown each kind of record under; undefined where it sees every field. */
+/** The views the feed names each kind of record under to the reader (see feedViewOf); undefined where it sees every field. */
 function viewsOf(reader: ProjectReader): Record<FeedKind, View | undefined> {
-  return { company: reader.viewOf('company'), alert: reader.viewOf('alert'), execution: reader.viewOf('execution') };
+  return { company: reader.feedViewOf('company'), alert: reader.feedViewOf('alert'), execution: reader.feedViewOf('execution') };
 }
 
 /** The page as a reader with `views` is shown it: an upsert's etag is the one its reads are served under (see viewEtag). */
