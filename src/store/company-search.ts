@@ -7,7 +7,8 @@
  *
  * The search index holds each word behind its project's tag (searchTag): a project's words are
  * terms of their own, so a search reads and ranks its own project's matches only, whatever other
- * projects hold, and relevance counts only its own project's records.
+ * projects hold. A word's rarity counts its own project's records; SQLite's bm25 still takes the
+ * number of rows and their mean length from the whole index, so ranks may move as any project grows.
  */
 import { hash } from 'node:crypto';
 
