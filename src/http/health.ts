@@ -12,6 +12,9 @@ import { JSON_CSP } from './errors.js';
 /** A probe must answer within the orchestrator's probe timeout even when the store hangs. */
 const READY_TIMEOUT_MS = 2000;
 
+/** How long one store check answers every /readyz: the probe needs no key, so a flood of them must not reach the store. */
+export const READY_REUSE_MS = 250;
+
 /** A plugin adding GET /healthz and GET /readyz. */
 export function healthRoutes(store: Pick<Store, 'ping'>): (app: FastifyInstance) => void {
   return (app) => {
@@ -19,10 +22,11 @@ export function healthRoutes(store: Pick<Store, 'ping'>): (app: FastifyInstance)
       reply.header('cache-control', 'no-store').header('content-security-policy', JSON_CSP);
       return { status: 'ok' };
     });
+    const check = sharedCheck(() => withTimeout(store.ping(), READY_TIMEOUT_MS), READY_REUSE_MS);
     app.get('/readyz', async (request, reply) => {
       reply.header('cache-control', 'no-store').header('content-security-policy', JSON_CSP);
       try {
-        await withTimeout(store.ping(), READY_TIMEOUT_MS);
+        await check();
       } catch (err) {
         request.log.warn({ err: { message: (err as Error).message } }, 'not ready: the store does not answer');
         throw new ServiceError('unavailable', 'the store is unavailable; retry later');
@@ -38,4 +42,17 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `run`, shared by every caller while it runs and for `reuseMs` after it settles. */
+function sharedCheck(run: () => Promise<unknown>, reuseMs: number): () => Promise<unknown> {
+  let current: Promise<unknown> | undefined;
+  return () => {
+    if (current !== undefined) return current;
+    const started = run();
+    current = started;
+    const forget = (): void => void setTimeout(() => (current = current === started ? undefined : current), reuseMs).unref();
+    started.then(forget, forget);
+    return started;
+  };
 }
