@@ -47,6 +47,8 @@ declare module 'fastify' {
     refusedKey?: { id: string; project: string };
     /** The presented key was looked at (by the door, or for a refusal answered before it). */
     keyChecked?: boolean;
+    /** The key's rate budget was spent on this request (by the door, or for a refusal answered before it). */
+    keyCharged?: boolean;
   }
 }
 
@@ -130,6 +132,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   const key = verdict.key;
   const door = doorOf(deps, key);
   request.apiKey = door.identity;
+  request.keyCharged = true;
   const rate = await deps.limiter.take(key.id);
   setHeader('ratelimit-limit', String(rate.limit));
   setHeader('ratelimit-remaining', String(rate.remaining));
@@ -197,14 +200,22 @@ export async function identifyPresentedKey(keys: Pick<ApiKeyVerifier, 'verify'>,
 }
 
 /**
- * The budget of refused answers per client address. A refusal of a request that no valid key
- * passed (401, or a 400/404/405/406 answered before an operation's key check) takes a token from its
- * address's bucket; with none left it is answered 429 instead. A request with a valid key is
- * never charged here: it spends its key's budget, so a flood from a shared address (a proxy, a
- * NAT) cannot lock out the keys behind it.
+ * The budget of refused answers. A refusal of a request that no valid key passed (401, or a
+ * 400/404/405/406 answered before an operation's key check) takes a token from its address's
+ * bucket; with none left it is answered 429 instead. A request with a valid key is never charged
+ * its address's budget, so a flood from a shared address (a proxy, a NAT) cannot lock out the keys
+ * behind it: it spends its key's own, also when refused before the door (every refusal is an
+ * access log entry of the key's project).
  */
-export async function chargeRefusal(refusals: RateLimiter, request: FastifyRequest, refusal: ServiceError): Promise<ServiceError> {
-  if (request.apiKey !== undefined || refusal.status < 400 || refusal.status >= 500 || refusal.code === 'rate_limited') return refusal;
+export async function chargeRefusal(refusals: RateLimiter, keyBudgets: RateLimiter, request: FastifyRequest, refusal: ServiceError): Promise<ServiceError> {
+  if (refusal.status < 400 || refusal.status >= 500 || refusal.code === 'rate_limited') return refusal;
+  if (request.apiKey !== undefined) {
+    if (request.keyCharged === true) return refusal;
+    request.keyCharged = true;
+    const rate = await keyBudgets.take(request.apiKey.id);
+    if (rate.allowed) return refusal;
+    return new ServiceError('rate_limited', 'too many requests for this API key', [], { 'retry-after': String(rate.retryAfter) });
+  }
   const rate = await refusals.take(addressBudgetKey(request.ip ?? ''));
   if (rate.allowed) return refusal;
   return new ServiceError('rate_limited', 'too many refused requests from this address; retry later', [], { 'retry-after': String(rate.retryAfter) });

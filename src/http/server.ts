@@ -143,11 +143,11 @@ function refusePlainOptions(refusals: ReadonlyMap<string, Refusal>): onRequestHo
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const keys = new ApiKeyVerifier(deps.store);
   const refusals = deps.refusals ?? new MemoryRateLimiter(SETTINGS.refusedRateBurst.default, SETTINGS.refusedRatePerSecond.default);
-  /** Every error answer: a refusal without a valid key first spends its address's budget. */
+  /** Every error answer: a refusal first spends its key's budget, or without a valid key its address's. */
   const answerError = async (err: unknown, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const refusal = toServiceError(err);
     if (refusal.status !== 500 && refusal.status !== 503) await identifyPresentedKey(keys, request).catch(() => undefined);
-    const answer = await chargeRefusal(refusals, request, refusal);
+    const answer = await chargeRefusal(refusals, deps.limiter, request, refusal);
     errorHandler(answer === refusal ? err : answer, request, reply);
     return reply;
   };

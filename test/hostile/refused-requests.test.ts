@@ -37,6 +37,12 @@ async function get(svc: TestService, path: string, key?: string): Promise<Respon
   return r;
 }
 
+async function deleteOf(svc: TestService, path: string, key: string): Promise<Response> {
+  const r = await fetch(`${svc.url}${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+  await r.arrayBuffer();
+  return r;
+}
+
 /** Sends `n` requests, `parallel` at a time, and returns their statuses in order. */
 async function flood(n: number, parallel: number, send: (i: number) => Promise<Response>): Promise<number[]> {
   const statuses: number[] = [];
@@ -64,6 +70,17 @@ describe('refused requests', () => {
     expect((await get(svc, `/v1/companies/${C}/details`, key.key)).status).toBe(200);
     // Nor do they turn a valid key's own refusal answered before the key check into a 429.
     expect((await get(svc, '/v1/no-such-route', key.key)).status).toBe(404);
+  });
+
+  it("spends a valid key's own budget on its refusals answered before the key check, never its address's", async () => {
+    const svc = await serve({ rateBurst: 5, ratePerSecond: 0.001, refusedBurst: 1000, refusedPerSecond: 0.001 });
+    const key = await svc.key(P);
+    const paths = ['/v1/no-such-route', `/v1/companies/${C}/details/extra`];
+    const statuses = await flood(9, 1, (i) => (i % 3 === 2 ? deleteOf(svc, paths[0]!, key.key) : get(svc, paths[i % 3]!, key.key)));
+    expect(statuses).toEqual([...Array(5).fill(404), ...Array(4).fill(429)]);
+    // Its reads share that budget; the address's own is untouched.
+    expect((await get(svc, `/v1/companies/${C}/details`, key.key)).status).toBe(429);
+    expect((await get(svc, `/v1/companies/${C}/details`)).status).toBe(401);
   });
 
   it('writes a bounded access log for a flood of refusals: ids cut to 128 characters, the rest counted in one entry per address', async () => {
