@@ -88,8 +88,20 @@ export async function startService(config: Config, options: { logger?: Logger | 
   });
   const retention =
     config.accessLogRetentionDays === undefined ? undefined : startAccessLogRetention(store, config.accessLogRetentionDays, logger === false ? undefined : logger);
-  const address = await app.listen({ port: config.port, host: config.host });
-  const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, config.host, config.metricsPort);
+  let address: string;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  try {
+    address = await listening('HOST, PORT', app.listen({ port: config.port, host: config.host }));
+    metricsServer = config.metricsPort === undefined ? undefined : await listening('HOST, METRICS_PORT', startMetricsServer(metrics, config.host, config.metricsPort));
+  } catch (err) {
+    // A port that cannot be had ends the start: a half-started replica would hold its main port open without metrics, never exiting.
+    await app.close();
+    await retention?.stop();
+    await limiter.close();
+    await refusals.close();
+    await store.close();
+    throw err;
+  }
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -109,4 +121,14 @@ export async function startService(config: Config, options: { logger?: Logger | 
       return closing;
     },
   };
+}
+
+/** `listen`'s result, or its failure named after the settings that chose the address. */
+async function listening<T>(settings: string, listen: Promise<T>): Promise<T> {
+  try {
+    return await listen;
+  } catch (err) {
+    if (err instanceof Error) err.message = `${settings}: ${err.message}`;
+    throw err;
+  }
 }

@@ -31,9 +31,9 @@ export async function runCopy(
   if (!isPostgresUrl(from) && !existsSync(sqlitePath(from))) throw new Error(`--from: no SQLite store at ${sqlitePath(from)}`);
   const config = loadConfig();
   const storeOptions = storeOptionsOf(config, 'bulk writes');
-  const source = await openStore(from, storeOptions);
+  const source = await openStore(from, { ...storeOptions, source: '--from' });
   try {
-    const target = await openStore(to, { ...storeOptions, bulkWrites: true });
+    const target = await openStore(to, { ...storeOptions, bulkWrites: true, source: '--to' });
     target.onAccessLogIndexFailure(({ err, batch }) =>
       warn(`access log catch-up failed${batch === undefined ? '' : ` for batch ${batch.id} of project ${JSON.stringify(batch.project)} (it stays flagged; queries still read it)`}: ${err.message}`),
     );

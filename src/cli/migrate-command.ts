@@ -14,7 +14,11 @@ export interface MigrateReport {
 
 /** Migrates the store at `url` (opening a store does it) and reports its version before and after. */
 export async function migrateStore(url: string, options: { poolSize?: number; statementTimeoutMs?: number } = {}): Promise<MigrateReport> {
-  const before = await peekSchemaVersion(url);
+  const before = await peekSchemaVersion(url).catch((err: unknown) => {
+    // Said as openStore says it: the first call to reach the server names the setting to fix.
+    if (err instanceof Error) err.message = `DATABASE_URL (--db): ${err.message}`;
+    throw err;
+  });
   const store = await openStore(url, options);
   try {
     return { before, after: await store.schemaVersion(), latest: await latestSchemaVersion(url) };

@@ -45,6 +45,25 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a malformed database URL at start instead of opening a SQLite file named after it', () => {
+    for (const raw of ['postgresql:/db', 'postgres://app:hunter2@[db', 'mysql://db/x', 'redis://db', '']) {
+      expect(() => loadConfig({}, { DATABASE_URL: raw }), raw).toThrow(/DATABASE_URL="\*\*\*" (must be|is not)/);
+    }
+    expect(() => loadConfig({ databaseUrl: 'postgres://app:hunter2@[db' }, {})).toThrow(/--db="\*\*\*" is not a valid postgres:\/\/ URL/);
+    expect(() => loadConfig({}, { DATABASE_READ_URL: 'postgres://app:hunter2@[db' })).toThrow(/DATABASE_READ_URL="\*\*\*" is not a valid/);
+    for (const ok of ['./data/compliance.db', '/data/compliance.db', 'sqlite:/tmp/x.db', 'file:x.db', 'C:/data/x.db', 'postgres://app@db:5432/prod?sslmode=require', 'postgresql://db/x']) {
+      expect(loadConfig({}, { DATABASE_URL: ok }).databaseUrl).toBe(ok);
+    }
+  });
+
+  it('refuses a Redis URL that is not redis:// or rediss://, naming REDIS_URL', () => {
+    for (const raw of ['notaurl', 'http://redis:6379', 'redis://:pw@[bad']) {
+      expect(() => loadConfig({}, { REDIS_URL: raw }), raw).toThrow(/REDIS_URL="\*\*\*" must be a redis:\/\/ or rediss:\/\/ URL/);
+    }
+    expect(loadConfig({}, { REDIS_URL: 'rediss://:pw@redis:6380/0' }).redisUrl).toBe('rediss://:pw@redis:6380/0');
+    expect(loadConfig({}, { REDIS_URL: '' }).redisUrl).toBeUndefined();
+  });
+
   it('masks secrets when printing the configuration', () => {
     const c = loadConfig({}, { DATABASE_URL: 'postgres://app:hunter2@db:5432/prod', S3_SECRET_ACCESS_KEY: 'abc', METRICS_TOKEN: 'tok' });
     const printed = JSON.stringify(describeConfig(c));

@@ -54,6 +54,40 @@ const url: Parse<string | undefined> = (raw) => {
   }
   return raw.replace(/\/+$/, '');
 };
+/** A postgres:// URL that parses; the message never repeats the value (it may hold a password). */
+const postgresUrl = (raw: string): string => {
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be a postgres:// URL');
+  try {
+    new URL(raw);
+  } catch {
+    throw new Error('is not a valid postgres:// URL');
+  }
+  return raw;
+};
+/**
+ * A SQLite path (bare, sqlite: or file:) or a postgres:// URL: any other scheme, or a postgres URL
+ * that does not parse, would otherwise open a SQLite file named after the mistyped URL.
+ */
+const databaseUrl: Parse<string> = (raw) => {
+  if (raw.trim() === '') throw new Error('must be a SQLite file path or a postgres:// URL');
+  if (/^postgres(ql)?:/i.test(raw)) return postgresUrl(raw);
+  // Two letters at least, so that a drive letter (C:) stays a path.
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== 'sqlite' && scheme !== 'file') throw new Error('must be a SQLite file path (or sqlite:PATH) or a postgres:// URL');
+  return raw;
+};
+/** A redis:// or rediss:// URL; anything else made the rate limiter fail open for good, or the start fail without naming the setting. */
+const redisUrl: Parse<string | undefined> = (raw) => {
+  if (raw === '') return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new Error('must be a redis:// or rediss:// URL');
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') throw new Error('must be a redis:// or rediss:// URL');
+  return raw;
+};
 const list: Parse<string[]> = (raw) =>
   raw
     .split(',')
@@ -71,7 +105,7 @@ export const SETTINGS = {
     flag: '--db <url>',
     description: 'SQLite file path (or sqlite:PATH), or a postgres:// URL',
     default: './data/compliance.db',
-    parse: str,
+    parse: databaseUrl,
     secret: true,
   }),
   databaseReadUrl: setting<string | undefined>({
@@ -79,11 +113,7 @@ export const SETTINGS = {
     flag: '--db-read <url>',
     description: 'postgres:// URL of a streaming replica of DATABASE_URL for the reads of `serve`/`start` (records, pages, counts, search, the change feed); writes, keys and the access log stay on DATABASE_URL, and reads go there too while the replica is down',
     default: undefined,
-    parse: (raw) => {
-      if (raw === '') return undefined;
-      if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('must be a postgres:// URL');
-      return raw;
-    },
+    parse: (raw) => (raw === '' ? undefined : postgresUrl(raw)),
     secret: true,
   }),
   host: setting({ env: 'HOST', flag: '--host <host>', description: 'address to listen on', default: '127.0.0.1', parse: str }),
@@ -134,7 +164,7 @@ export const SETTINGS = {
     default: 1,
     parse: num(0.001, 1e9),
   }),
-  redisUrl: setting<string | undefined>({ env: 'REDIS_URL', flag: '--redis-url <url>', description: 'Redis for rate limits shared across replicas (in-process when unset)', default: undefined, parse: optional, secret: true }),
+  redisUrl: setting<string | undefined>({ env: 'REDIS_URL', flag: '--redis-url <url>', description: 'redis:// or rediss:// URL of the Redis for rate limits shared across replicas (in-process when unset)', default: undefined, parse: redisUrl, secret: true }),
   corsOrigins: setting<string[]>({ env: 'CORS_ORIGINS', flag: '--cors-origins <list>', description: 'comma-separated origins allowed by CORS (off when empty)', default: [], parse: list }),
   logLevel: setting({ env: 'LOG_LEVEL', flag: '--log-level <level>', description: 'pino log level', default: 'info' as string, parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') }),
   pgPoolSize: setting({ env: 'PG_POOL_SIZE', flag: '--pg-pool-size <n>', description: 'PostgreSQL connections per replica', default: 10, parse: int(1, 1000) }),

@@ -29,7 +29,9 @@ export function healthRoutes(store: Pick<Store, 'ping'>): (app: FastifyInstance)
         await check();
       } catch (err) {
         request.log.warn({ err: { message: (err as Error).message } }, 'not ready: the store does not answer');
-        throw new ServiceError('unavailable', 'the store is unavailable; retry later');
+        // Answered here rather than thrown: the error handler would log every failed probe as a fault with its stack.
+        const unavailable = new ServiceError('unavailable', 'the store is unavailable; retry later');
+        return reply.code(unavailable.status).type('application/json; charset=utf-8').send(unavailable.body());
       }
       return { status: 'ready' };
     });

@@ -12,6 +12,8 @@ export interface OpenStoreOptions {
   bulkWrites?: boolean;
   /** SQLite: record reads on a thread of their own, for a store that serves requests. */
   readThread?: boolean;
+  /** The setting or flag that named the store, given in an open failure (DATABASE_URL or --db by default). */
+  source?: string;
 }
 
 /** True when a URL names a PostgreSQL server. */
@@ -21,12 +23,18 @@ export function isPostgresUrl(url: string): boolean {
 
 /** Opens the store a URL or path names, migrating it as needed. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
-  if (isPostgresUrl(url)) {
-    const { openPostgresStore } = await import('./postgres/postgres-store.js');
-    return openPostgresStore(url, options);
+  try {
+    if (isPostgresUrl(url)) {
+      const { openPostgresStore } = await import('./postgres/postgres-store.js');
+      return await openPostgresStore(url, options);
+    }
+    if (options.readUrl !== undefined) throw new Error('DATABASE_READ_URL needs a postgres:// DATABASE_URL: a SQLite file has no replica');
+    return await openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites, readThread: options.readThread });
+  } catch (err) {
+    // A server that is down or a mistyped host is an operator's to fix: say which setting named it (never its value, which may hold a password).
+    if (err instanceof Error && !err.message.startsWith('DATABASE_READ_URL')) err.message = `${options.source ?? 'DATABASE_URL (--db)'}: ${err.message}`;
+    throw err;
   }
-  if (options.readUrl !== undefined) throw new Error('DATABASE_READ_URL needs a postgres:// DATABASE_URL: a SQLite file has no replica');
-  return openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites, readThread: options.readThread });
 }
 
 /** The file path of a SQLite URL (`sqlite:PATH`, `file:PATH` or a bare path). */

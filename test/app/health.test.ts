@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { importFiles } from '../../src/ingest/importer.js';
@@ -82,6 +84,47 @@ describe('health probes', () => {
       expect(await res.json()).toEqual({ message: expect.any(String), code: 'unavailable', issues: [] });
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('readiness while the store is down', () => {
+  it('logs each failed /readyz as one warn line, never as a failed request with a stack', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const config = loadConfig({}, { DATABASE_URL: db, HOST: '127.0.0.1', PORT: '0' });
+    const svc = await startService(config, { logger });
+    try {
+      await svc.store.close();
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${svc.url}/readyz`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(await res.json()).toEqual({ message: 'the store is unavailable; retry later', code: 'unavailable', issues: [] });
+      }
+      expect(lines.filter((l) => l.msg === 'not ready: the store does not answer')).toHaveLength(3);
+      expect(lines.filter((l) => l.msg === 'request failed')).toEqual([]);
+      expect(JSON.stringify(lines)).not.toContain('"stack":"Error');
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('a port already taken', () => {
+  it('stops the start, naming METRICS_PORT, and leaves the main port closed', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const mainPort = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    try {
+      const metricsPort = (taken.address() as AddressInfo).port;
+      await expect(start({ PORT: String(mainPort), METRICS_PORT: String(metricsPort) })).rejects.toThrow(/^HOST, METRICS_PORT: listen EADDRINUSE/);
+      await expect(fetch(`http://127.0.0.1:${mainPort}/healthz`)).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });

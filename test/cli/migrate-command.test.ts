@@ -1,5 +1,6 @@
 /** `compliance-read migrate`: versions before and after, on both adapters. */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +21,14 @@ afterAll(async () => {
 });
 
 describe('migrate', () => {
+  it('names DATABASE_URL and --db when the PostgreSQL server does not answer', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    await expect(migrateStore(`postgres://app:hunter2@127.0.0.1:${port}/db`)).rejects.toThrow(/^DATABASE_URL \(--db\): PostgreSQL store unavailable/);
+  });
+
   it('takes a new SQLite file from version 0 to the latest, then finds nothing to apply', async () => {
     const file = join(dir, 'new.db');
     const latest = SQLITE_MIGRATIONS.length;
