@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChangeWaiters, MAX_WAITERS } from './change-waiters.js';
+import { ChangeWaiters, MAX_WAITERS, MAX_WAITERS_PER_PROJECT } from './change-waiters.js';
 
 afterEach(() => vi.useRealTimers());
 
@@ -38,6 +38,17 @@ describe('ChangeWaiters', () => {
     waiters.wakeAll();
     expect(await again).toBe('changed');
     expect(await Promise.all(held)).toEqual(Array(MAX_WAITERS).fill('changed'));
+  });
+
+  it(`answers busy at once beyond ${MAX_WAITERS_PER_PROJECT} waits of one project, while other projects still wait`, async () => {
+    const waiters = new ChangeWaiters({ intervalMs: 1000, run: () => undefined });
+    const held = Array.from({ length: MAX_WAITERS_PER_PROJECT }, () => waiters.wait('flood', 10_000, undefined, () => false));
+    expect(await waiters.wait('flood', 10_000, undefined, () => false)).toBe('busy');
+    const other = waiters.wait('quiet', 10_000, undefined, () => false);
+    waiters.wake('quiet');
+    expect(await other).toBe('changed');
+    waiters.wakeAll();
+    expect(await Promise.all(held)).toEqual(Array(MAX_WAITERS_PER_PROJECT).fill('changed'));
   });
 
   it('runs the shared check only while someone waits', async () => {

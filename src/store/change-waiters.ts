@@ -1,12 +1,15 @@
 /**
  * Long polls of the change feed, per process: waiters by project, woken by this process's own
  * writes at once and by the adapter's one shared check for other processes' writes, which runs
- * only while someone waits. Bounded: past MAX_WAITERS a wait answers 'busy' at once.
+ * only while someone waits. Bounded: past MAX_WAITERS, or a project's share of them, a wait answers 'busy' at once.
  */
 import type { WaitOutcome } from './store.js';
 
 /** Most waits one process holds at once. */
 export const MAX_WAITERS = 1000;
+
+/** Most of them one project holds: a project's flood of polls leaves room for the others' waits. */
+export const MAX_WAITERS_PER_PROJECT = MAX_WAITERS / 4;
 
 /** The adapter's side: a check for other processes' changes, run every `intervalMs` while anyone waits. */
 export interface ChangeCheck {
@@ -34,7 +37,7 @@ export class ChangeWaiters {
    */
   wait(project: string, ms: number, signal: AbortSignal | undefined, recheck: () => Promise<boolean> | boolean): Promise<WaitOutcome> {
     if (signal?.aborted === true || ms <= 0) return Promise.resolve('timeout');
-    if (this.count >= MAX_WAITERS) return Promise.resolve('busy');
+    if (this.count >= MAX_WAITERS || (this.byProject.get(project)?.size ?? 0) >= MAX_WAITERS_PER_PROJECT) return Promise.resolve('busy');
     return new Promise<WaitOutcome>((resolve) => {
       let set = this.byProject.get(project);
       if (set === undefined) this.byProject.set(project, (set = new Set()));
