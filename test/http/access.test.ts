@@ -130,6 +130,19 @@ describe('signed document URLs', () => {
     expect(Object.fromEntries(found)).toEqual(Object.fromEntries(want));
   });
 
+  it("logs a download of a missing file under the file's project, whatever API key the request also carries", async () => {
+    const url = await signedUrl();
+    await svc.files.remove(P, FILE);
+    const other = await svc.key('proj-other-keys');
+    const res = await fetch(url, { headers: { authorization: `Bearer ${other.key}`, 'x-request-id': 'missing-file-0' } });
+    expect(res.status).toBe(404);
+    const logged = async (project: string): Promise<number> =>
+      (await svc.store.queryAccessLog({ project, limit: 1000 })).filter((e) => e.requestId === 'missing-file-0').length;
+    for (let i = 0; i < 100 && (await logged(P)) === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await logged(P)).toBe(1);
+    expect(await logged('proj-other-keys')).toBe(0);
+  });
+
   it('answers 403 when any byte of the URL is changed', async () => {
     const url = new URL(await signedUrl());
     const sig = url.searchParams.get('sig')!;

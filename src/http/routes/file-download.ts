@@ -20,6 +20,8 @@ declare module 'fastify' {
 /** Registers the signed file download route of the local file store. */
 export function fileDownloadRoute(app: FastifyInstance, basePath: string, files: LocalFileStore): void {
   app.get(`${basePath}/files/:project/:objectKey`, async (request, reply) => {
+    // The signature is the credential: an API key the request also carries neither names its project nor spends for it.
+    request.keyChecked = true;
     const q = request.query as Record<string, unknown>;
     const { project, objectKey } = request.params as { project: string; objectKey: string };
     const now = Date.now();
