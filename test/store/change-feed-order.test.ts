@@ -159,8 +159,8 @@ describe.each(storeHarnesses())('$adapter: importing processes while a consumer 
     });
     const url = await app.listen({ port, host: '127.0.0.1' });
     cleanups.push(() => app.close());
-    // A mirror's key, shown every field: the feed's etags are then the stored records' own.
-    const { key } = await createApiKey(store, { project: P, scopes: ['changes:read', 'pii:read', 'documents:read', 'screening:read'] });
+    // A mirror's key, reading the companies it follows with every field: the feed's etags are then the stored records' own.
+    const { key } = await createApiKey(store, { project: P, scopes: ['changes:read', 'companies:read', 'pii:read', 'documents:read', 'screening:read'] });
 
     // Three processes write 120 shared companies in three rounds each, in batches of 20.
     const ids = Array.from({ length: 120 }, (_, i) => `c0ffee00-0000-4000-8000-${String(i).padStart(12, '0')}`);
