@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { startAccessLogRetention } from '../access-log/retention.js';
 import { storeOptionsOf } from '../config/load-config.js';
+import { namedBySetting } from '../config/named-by-setting.js';
 import type { Config } from '../config/settings.js';
 import { healthRoutes } from '../http/health.js';
 import { metricsRoute, startMetricsServer } from '../http/metrics-exposure.js';
@@ -88,18 +89,22 @@ export async function startService(config: Config, options: { logger?: Logger | 
   });
   const retention =
     config.accessLogRetentionDays === undefined ? undefined : startAccessLogRetention(store, config.accessLogRetentionDays, logger === false ? undefined : logger);
-  let address: string;
-  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
-  try {
-    address = await listening('HOST, PORT', app.listen({ port: config.port, host: config.host }));
-    metricsServer = config.metricsPort === undefined ? undefined : await listening('HOST, METRICS_PORT', startMetricsServer(metrics, config.host, config.metricsPort));
-  } catch (err) {
-    // A port that cannot be had ends the start: a half-started replica would hold its main port open without metrics, never exiting.
-    await app.close();
+  /** What the server stands on, released once it is closed. */
+  const release = async (): Promise<void> => {
     await retention?.stop();
     await limiter.close();
     await refusals.close();
     await store.close();
+  };
+  let address: string;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  try {
+    address = await namedBySetting('HOST, PORT', app.listen({ port: config.port, host: config.host }));
+    metricsServer = config.metricsPort === undefined ? undefined : await namedBySetting('HOST, METRICS_PORT', startMetricsServer(metrics, config.host, config.metricsPort));
+  } catch (err) {
+    // A port that cannot be had ends the start: a half-started replica would hold its main port open without metrics, never exiting.
+    await app.close();
+    await release();
     throw err;
   }
   let closing: Promise<void> | undefined;
@@ -113,22 +118,9 @@ export async function startService(config: Config, options: { logger?: Logger | 
       closing ??= (async () => {
         await closeGracefully(app, config.shutdownGrace);
         await metricsServer?.close();
-        await retention?.stop();
-        await limiter.close();
-        await refusals.close();
-        await store.close();
+        await release();
       })();
       return closing;
     },
   };
-}
-
-/** `listen`'s result, or its failure named after the settings that chose the address. */
-async function listening<T>(settings: string, listen: Promise<T>): Promise<T> {
-  try {
-    return await listen;
-  } catch (err) {
-    if (err instanceof Error) err.message = `${settings}: ${err.message}`;
-    throw err;
-  }
 }

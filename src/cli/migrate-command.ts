@@ -1,7 +1,8 @@
 /** `compliance-read migrate`: brings a store's schema up to date, then exits. */
 import { Command } from 'commander';
 import { loadConfig, storeOptionsOf } from '../config/load-config.js';
-import { openStore } from '../store/open-store.js';
+import { namedBySetting } from '../config/named-by-setting.js';
+import { openStore, STORE_SETTING } from '../store/open-store.js';
 import { latestSchemaVersion, peekSchemaVersion } from '../store/schema-version.js';
 import { withDbOption } from './store-option.js';
 
@@ -14,11 +15,8 @@ export interface MigrateReport {
 
 /** Migrates the store at `url` (opening a store does it) and reports its version before and after. */
 export async function migrateStore(url: string, options: { poolSize?: number; statementTimeoutMs?: number } = {}): Promise<MigrateReport> {
-  const before = await peekSchemaVersion(url).catch((err: unknown) => {
-    // Said as openStore says it: the first call to reach the server names the setting to fix.
-    if (err instanceof Error) err.message = `DATABASE_URL (--db): ${err.message}`;
-    throw err;
-  });
+  // The first call to reach the server names the setting to fix, as openStore does.
+  const before = await namedBySetting(STORE_SETTING, peekSchemaVersion(url));
   const store = await openStore(url, options);
   try {
     return { before, after: await store.schemaVersion(), latest: await latestSchemaVersion(url) };

@@ -1,4 +1,5 @@
 /** Picks the store adapter from a DATABASE_URL: postgres:// URLs, otherwise a SQLite file. */
+import { namedBySetting } from '../config/named-by-setting.js';
 import type { Store } from './store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 
@@ -21,20 +22,22 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
-/** Opens the store a URL or path names, migrating it as needed. */
+/** The setting that names the store, unless the caller says another (`copy`'s --from and --to). */
+export const STORE_SETTING = 'DATABASE_URL (--db)';
+
+/** Opens the store a URL or path names, migrating it as needed; a failure names the setting that named the store. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
-  try {
-    if (isPostgresUrl(url)) {
-      const { openPostgresStore } = await import('./postgres/postgres-store.js');
-      return await openPostgresStore(url, options);
-    }
-    if (options.readUrl !== undefined) throw new Error('DATABASE_READ_URL needs a postgres:// DATABASE_URL: a SQLite file has no replica');
-    return await openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites, readThread: options.readThread });
-  } catch (err) {
-    // A server that is down or a mistyped host is an operator's to fix: say which setting named it (never its value, which may hold a password).
-    if (err instanceof Error && !err.message.startsWith('DATABASE_READ_URL')) err.message = `${options.source ?? 'DATABASE_URL (--db)'}: ${err.message}`;
-    throw err;
+  if (!isPostgresUrl(url) && options.readUrl !== undefined) throw new Error('DATABASE_READ_URL needs a postgres:// DATABASE_URL: a SQLite file has no replica');
+  // A server that is down or a mistyped host is an operator's to fix.
+  return namedBySetting(options.source ?? STORE_SETTING, open(url, options));
+}
+
+async function open(url: string, options: OpenStoreOptions): Promise<Store> {
+  if (isPostgresUrl(url)) {
+    const { openPostgresStore } = await import('./postgres/postgres-store.js');
+    return openPostgresStore(url, options);
   }
+  return openSqliteStore(sqlitePath(url), { bulkWrites: options.bulkWrites, readThread: options.readThread });
 }
 
 /** The file path of a SQLite URL (`sqlite:PATH`, `file:PATH` or a bare path). */
