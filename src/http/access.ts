@@ -36,7 +36,7 @@ import type { ImportSummary } from '../ingest/import-summary.js';
 import type { LineIssue } from '../ingest/envelope.js';
 import type { Encoding } from './accept.js';
 import type { ApiKeyVerifier } from './api-keys.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateDecision, RateLimiter } from './rate-limit.js';
 import { wireEncodingOf } from './respond.js';
 
 declare module 'fastify' {
@@ -138,7 +138,7 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
   setHeader('ratelimit-remaining', String(rate.remaining));
   setHeader('ratelimit-reset', String(rate.reset));
   if (!rate.allowed) {
-    throw new ServiceError('rate_limited', 'too many requests for this API key', [], { 'retry-after': String(rate.retryAfter) });
+    throw keyBudgetSpent(rate);
   }
   if (!key.scopes.includes(scope)) {
     throw new ServiceError('forbidden', `the API key lacks the ${scope} scope`);
@@ -147,6 +147,11 @@ export async function requireAccess(deps: AccessDeps, request: FastifyRequest, s
 }
 
 const challenge = { 'www-authenticate': 'Bearer realm="compliance-read"' };
+
+/** The answer to a key whose rate budget is spent, by a read or a refusal alike. */
+function keyBudgetSpent(rate: RateDecision): ServiceError {
+  return new ServiceError('rate_limited', 'too many requests for this API key', [], { 'retry-after': String(rate.retryAfter) });
+}
 
 /** What the door hands on for one key: made once per key record the verifier keeps, not per request. */
 interface KeyDoor {
@@ -214,7 +219,7 @@ export async function chargeRefusal(refusals: RateLimiter, keyBudgets: RateLimit
     request.keyCharged = true;
     const rate = await keyBudgets.take(request.apiKey.id);
     if (rate.allowed) return refusal;
-    return new ServiceError('rate_limited', 'too many requests for this API key', [], { 'retry-after': String(rate.retryAfter) });
+    return keyBudgetSpent(rate);
   }
   const rate = await refusals.take(addressBudgetKey(request.ip ?? ''));
   if (rate.allowed) return refusal;
