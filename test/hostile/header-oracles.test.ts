@@ -10,6 +10,7 @@ import { hash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLogEntry } from '../../src/access-log/access-log.js';
 import type { Scope } from '../../src/store/api-keys.js';
+import { loggedEntries } from '../support/access-log-entries.js';
 import { catchUp, feedSettled } from '../support/changes-feed.js';
 import { rawRequest } from '../support/raw-http.js';
 import { alertLine, companyLine, executionLine, individualLine } from '../support/records.js';
@@ -46,12 +47,9 @@ async function get(path: string, key: string, init: RequestInit = {}): Promise<R
 
 /** Waits until the access log holds an entry with request id `requestId`, and answers it. */
 async function logged(project: string, requestId: string): Promise<AccessLogEntry> {
-  for (let i = 0; i < 200; i++) {
-    const entry = (await svc.store.queryAccessLog({ project, limit: 10_000 })).find((e) => e.requestId === requestId);
-    if (entry !== undefined) return entry;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no access log entry ${requestId}`);
+  const entry = (await loggedEntries(svc.store, [project], [requestId])).get(requestId);
+  if (entry === undefined) throw new Error(`no access log entry ${requestId}`);
+  return entry;
 }
 
 describe('the change feed to a key without a kind’s read scope', () => {

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateErrorBody } from '../../src/contract/index.js';
 import type { AccessLogEntry } from '../../src/access-log/access-log.js';
+import { loggedEntries as loggedEntriesOf } from '../support/access-log-entries.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 import { rawRequest, type RawResponse } from '../support/raw-http.js';
@@ -40,15 +41,8 @@ async function send(method: string, target: string, headers: string[] = []): Pro
 }
 
 /** The access log entries of these request ids, once the batched writer has stored them all. */
-async function loggedEntries(ids: string[]): Promise<Map<string, AccessLogEntry>> {
-  const found = new Map<string, AccessLogEntry>();
-  for (let i = 0; i < 100 && found.size < ids.length; i++) {
-    for (const project of [P, '']) {
-      for (const e of await svc.store.queryAccessLog({ project, limit: 1000 })) if (ids.includes(e.requestId)) found.set(e.requestId, e);
-    }
-    if (found.size < ids.length) await new Promise((r) => setTimeout(r, 50));
-  }
-  return found;
+function loggedEntries(ids: string[]): Promise<Map<string, AccessLogEntry>> {
+  return loggedEntriesOf(svc.store, [P, ''], ids);
 }
 
 /** What every answer carries, whatever it reached. */

@@ -1,6 +1,7 @@
 /** Who may read what: keys, scopes, revocation, expiry and rate limits, over real HTTP. */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggedEntries } from '../support/access-log-entries.js';
 import { alertLine, companyLine } from '../support/records.js';
 import { startTestService, type TestService } from '../support/test-service.js';
 
@@ -122,12 +123,8 @@ describe('signed document URLs', () => {
     for (const id of whole) expect(await download(id, bytes.length)).toBe(bytes.length);
     await download('cut-0', 1000);
     const want = new Map([...whole.map((id) => [id, 200] as const), ['cut-0', 499] as const]);
-    const found = new Map<string, number>();
-    for (let i = 0; i < 100 && found.size < want.size; i++) {
-      for (const e of await svc.store.queryAccessLog({ project: P, limit: 1000 })) if (want.has(e.requestId)) found.set(e.requestId, e.status);
-      if (found.size < want.size) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(Object.fromEntries(found)).toEqual(Object.fromEntries(want));
+    const found = await loggedEntries(svc.store, [P], [...want.keys()]);
+    expect(Object.fromEntries([...found].map(([id, e]) => [id, e.status]))).toEqual(Object.fromEntries(want));
   });
 
   it("logs a download of a missing file under the file's project, whatever API key the request also carries", async () => {
