@@ -24,6 +24,9 @@ import { CONSOLE_DIR, packageVersion } from './package-files.js';
 import { rateLimiterOf, refusalLimiterOf } from './rate-limiters.js';
 import { StoreOutageLog } from './store-outage-log.js';
 
+/** How long a push worker waits for the next push before it ends: pushes come in runs, and a thread's start costs its module's loading. */
+const PUSH_WORKER_IDLE_MS = 60_000;
+
 /** A started service and how to stop it. */
 export interface Service {
   app: FastifyInstance;
@@ -63,6 +66,8 @@ export async function startService(config: Config, options: { logger?: Logger | 
   const limiter = countRejections(await rateLimiterOf(config, logger, metrics), metrics);
   const refusals = countRejections(await refusalLimiterOf(config, logger, metrics), metrics);
   const { files, local } = await fileStoreOf(config, await store.secret());
+  // Its module loads only where pushes get threads; the threads start with the first push.
+  const ingestPool = config.pushWorkers > 0 ? new (await import('../ingest/import-pool.js')).ImportPool(config.pushWorkers, { idleMs: PUSH_WORKER_IDLE_MS }) : undefined;
   // A separate metrics port wins; the main port serves /metrics only behind a token.
   const metricsOnMain = config.metricsPort === undefined && config.metricsToken !== undefined;
   const app = await buildServer({
@@ -79,7 +84,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
     consoleDir: CONSOLE_DIR,
     accessLog: config.accessLog ? { flushMs: config.accessLogFlushMs } : false,
     answers: new AnswerCache(config.answerCacheMb * 1024 * 1024, (kind, outcome) => metrics.answerCache.inc(kind, outcome)),
-    ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel },
+    ingest: { maxBytes: config.maxImportBytes, gzipLevel: config.gzipLevel === 0 ? null : config.gzipLevel, pool: ingestPool },
     plugins: [
       requestMetrics(metrics),
       healthRoutes(store),
@@ -92,6 +97,7 @@ export async function startService(config: Config, options: { logger?: Logger | 
   /** What the server stands on, released once it is closed. */
   const release = async (): Promise<void> => {
     await retention?.stop();
+    await ingestPool?.close();
     await limiter.close();
     await refusals.close();
     await store.close();

@@ -246,6 +246,13 @@ export const SETTINGS = {
     default: 64 * 1024 * 1024,
     parse: int(1024, 2 ** 40),
   }),
+  pushWorkers: setting({
+    env: 'PUSH_WORKERS',
+    flag: '--push-workers <n>',
+    description: 'worker threads that parse, validate and compress the lines of POST /records, started when a push needs one (0: the serving thread does it, holding every read meanwhile)',
+    default: 1,
+    parse: int(0, 64),
+  }),
   natsUrl: setting({ env: 'NATS_URL', flag: '--nats-url <url>', description: 'NATS server the `consume` command reads from (JetStream)', default: 'nats://127.0.0.1:4222', parse: str, secret: true }),
   natsStream: setting({ env: 'NATS_STREAM', flag: '--nats-stream <name>', description: 'JetStream stream carrying the envelopes, one per message', default: 'RECORDS', parse: str }),
   natsSubject: setting({ env: 'NATS_SUBJECT', flag: '--nats-subject <subject>', description: 'subject (wildcards allowed) the consumer takes from the stream', default: 'records.>', parse: str }),

@@ -31,6 +31,7 @@ import { eraseCustomerFiles, type ErasureReport } from '../files/record-erasure.
 import { fieldsFor } from '../wire/render.js';
 import { viewOf, type RecordKind, type View } from '../wire/redaction.js';
 import { ALL_CLASS_BITS, FIELD_CLASSES } from '../contract/field-classes.js';
+import type { ImportPool } from '../ingest/import-pool.js';
 import { importStream } from '../ingest/importer.js';
 import type { ImportSummary } from '../ingest/import-summary.js';
 import type { LineIssue } from '../ingest/envelope.js';
@@ -97,6 +98,8 @@ export interface AccessDeps {
   files: FileStore;
   /** zlib level of the gzip bytes stored with pushed records; null stores none (default 6). */
   gzipLevel?: number | null;
+  /** Worker threads that prepare pushed lines; without them the serving thread does. */
+  ingestPool?: ImportPool;
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -245,7 +248,7 @@ export function addressBudgetKey(ip: string): string {
 }
 
 /** A reader bound to one project: the project is an argument of every store call it makes. */
-function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project: string, keyId: string, withheld: number, unread: ReadonlySet<FeedKind>): ProjectReader {
+function projectReader({ store, limiter, files, gzipLevel, ingestPool }: AccessDeps, project: string, keyId: string, withheld: number, unread: ReadonlySet<FeedKind>): ProjectReader {
   const fields = (kind: RecordKind, encoding: Encoding) => fieldsFor(wireEncodingOf(encoding), viewOf(kind, withheld) !== undefined);
   return {
     project,
@@ -267,7 +270,7 @@ function projectReader({ store, limiter, files, gzipLevel }: AccessDeps, project
     waitForChanges: (after, ms, signal) => store.waitForChanges(project, after, ms, signal),
     eraseCustomer: (customerId, dryRun) => eraseCustomerFiles(store, files, project, recordKey(customerId), dryRun),
     // Every rejected line is reported, however many: the body's size bounds them.
-    importRecords: (lines, onReject) => importStream(store, 'the request body', lines, { project, onReject, gzipLevel, maxRejects: Number.MAX_SAFE_INTEGER }),
+    importRecords: (lines, onReject) => importStream(store, 'the request body', lines, { project, onReject, gzipLevel, maxRejects: Number.MAX_SAFE_INTEGER, pool: ingestPool }),
     charge: (tokens) => limiter.charge(keyId, tokens),
   };
 }

@@ -32,6 +32,7 @@ import { consoleRoutes } from './routes/console.js';
 import { limitOptions, type ServerLimits } from './server-limits.js';
 import { AnswerCache } from './answer-cache.js';
 import { hooksOf } from './route-hooks.js';
+import type { ImportPool } from '../ingest/import-pool.js';
 
 /** What the server is built from. */
 export interface ServerDeps {
@@ -57,8 +58,11 @@ export interface ServerDeps {
   consoleDir?: string;
   /** Company and alert answers kept as sent; one of the setting's default size when absent. */
   answers?: AnswerCache;
-  /** Pushed records (POST /records): the largest body after decoding, and the zlib level stored; the settings' defaults when absent. */
-  ingest?: { maxBytes: number; gzipLevel: number | null };
+  /**
+   * Pushed records (POST /records): the largest body after decoding, the zlib level stored (the
+   * settings' defaults when absent), and the worker threads the lines are prepared in (the caller closes them).
+   */
+  ingest?: { maxBytes: number; gzipLevel: number | null; pool?: ImportPool };
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -244,7 +248,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const secret = await deps.store.secret();
   const routeDeps = {
     app,
-    access: { store: deps.store, limiter: deps.limiter, keys, files: deps.files, gzipLevel: deps.ingest?.gzipLevel },
+    access: { store: deps.store, limiter: deps.limiter, keys, files: deps.files, gzipLevel: deps.ingest?.gzipLevel, ingestPool: deps.ingest?.pool },
     basePath: deps.basePath,
     files: deps.files,
     cacheControl: deps.cacheControl,

@@ -63,6 +63,16 @@ interface Waiting {
 /** Chunks a worker holds at once: the next one waits in the worker while it prepares one. */
 const CHUNKS_PER_WORKER = 2;
 
+/** How a pool's threads live. */
+export interface ImportPoolOptions {
+  /**
+   * Threads start when a chunk needs one and end after this many milliseconds without work, and
+   * every line goes to them whatever its size (the service's pushes: its serving thread prepares
+   * nothing). Unset: every thread runs from the start until close (an import).
+   */
+  idleMs?: number;
+}
+
 /**
  * The workers of one import; the importer bounds how many chunks are in flight. Chunks beyond
  * what the workers hold wait here, and the importing thread prepares them itself while it would
@@ -70,14 +80,29 @@ const CHUNKS_PER_WORKER = 2;
  */
 export class ImportPool {
   private readonly pool: Piscina<PrepareTask, LineResult[]>;
+  /** Whether the caller's thread prepares nothing (on demand threads, see ImportPoolOptions). */
+  private readonly workersOnly: boolean;
   private readonly inFlight = new Set<Promise<LineResult[]>>();
   private readonly waiting: Waiting[] = [];
   private readonly room: number;
   private sent = 0;
 
-  constructor(size: number) {
+  constructor(
+    readonly size: number,
+    options: ImportPoolOptions = {},
+  ) {
     this.room = size * CHUNKS_PER_WORKER;
-    this.pool = new Piscina({ ...workerModule(), minThreads: size, maxThreads: size, concurrentTasksPerWorker: CHUNKS_PER_WORKER, resourceLimits: WORKER_LIMITS });
+    this.workersOnly = options.idleMs !== undefined;
+    const threads = this.workersOnly
+      ? // The old generation uncapped: a line as long as a push may carry is parsed there.
+        { minThreads: 0, idleTimeout: options.idleMs, resourceLimits: { maxYoungGenerationSizeMb: WORKER_LIMITS.maxYoungGenerationSizeMb } }
+      : { minThreads: size, resourceLimits: WORKER_LIMITS };
+    this.pool = new Piscina({ ...workerModule(), ...threads, maxThreads: size, concurrentTasksPerWorker: CHUNKS_PER_WORKER });
+  }
+
+  /** Chunks the workers have prepared since the pool started. */
+  get completed(): number {
+    return this.pool.completed;
   }
 
   /**
@@ -88,7 +113,7 @@ export class ImportPool {
     const here = new Map<number, LineResult>();
     const rest: Buffer[] = [];
     lines.forEach((line, i) => {
-      if (line.length > WORKER_LINE_BYTES) here.set(i, processLine(line, gzipLevel));
+      if (line.length > WORKER_LINE_BYTES && !this.workersOnly) here.set(i, processLine(line, gzipLevel));
       else rest.push(line);
     });
     const prepared =
@@ -111,7 +136,7 @@ export class ImportPool {
    * was prepared.
    */
   helpOne(): boolean {
-    if (this.waiting.length < 2) return false;
+    if (this.waiting.length < 2 || this.workersOnly) return false;
     const w = this.waiting.shift()!;
     try {
       // Nothing was moved, so a reject's line is still the importer's own.

@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { SETTINGS } from '../config/settings.js';
 import type { Store, Upsert } from '../store/store.js';
+import type { ImportPool } from './import-pool.js';
 import type { LineIssue } from './envelope.js';
 import { InputError, openInput, readLines, type Line } from './lines.js';
 import { RejectsWriter, rejectsPathFor } from './rejects.js';
@@ -22,6 +23,8 @@ export interface ImportOptions {
   onProgress?: (summary: ImportSummary, position: InputPosition) => void;
   /** Worker threads that parse, validate and compress (0, the default, does it on this thread). */
   workers?: number;
+  /** Of importStream: the caller's pool the lines are prepared in (the service's, shared by its pushes); without one, this thread prepares them. */
+  pool?: ImportPool;
   /** Where rejects of an input go (default: beside the input). */
   rejectsPath?: (input: string) => string;
   /** Rejected lines the whole import tolerates; one more stops it (default 10,000). */
@@ -39,7 +42,7 @@ export async function importFiles(store: Store, files: readonly string[], option
   const workers = options.workers ?? 0;
   // Loaded only by an import that uses workers: the pool's library is no part of a start-up.
   const pool = workers > 0 ? new (await import('./import-pool.js')).ImportPool(workers) : undefined;
-  const prepare: Prepare = pool ? { chunk: (lines) => pool.prepare(lines, gzipLevel), helpOne: () => pool.helpOne() } : inline(gzipLevel);
+  const prepare = pool ? pooled(pool, gzipLevel) : inline(gzipLevel);
   try {
     for (const file of files) await importOne(store, file, fileSource(file), options, summary, prepare);
   } finally {
@@ -49,8 +52,9 @@ export async function importFiles(store: Store, files: readonly string[], option
 }
 
 /**
- * Imports one plain NDJSON stream (no gzip sniffing: the caller decoded it) on this thread, through
- * the same steps as a file; `name` labels it in the summary's errors. Rejects go to `options.onReject`.
+ * Imports one plain NDJSON stream (no gzip sniffing: the caller decoded it) through the same steps
+ * as a file, its lines prepared in `options.pool` when given; `name` labels it in the summary's
+ * errors. Rejects go to `options.onReject`.
  */
 export async function importStream(store: Store, name: string, stream: AsyncIterable<Buffer>, options: ImportOptions): Promise<ImportSummary> {
   const summary = emptySummary();
@@ -63,7 +67,8 @@ export async function importStream(store: Store, name: string, stream: AsyncIter
     }
   };
   const source: Source = async () => ({ input: { stream: counted(), rawBytesRead: () => read }, totalBytes: undefined });
-  await importOne(store, name, source, { ...options, workers: 0 }, summary, inline(gzipLevel));
+  const pool = options.pool;
+  await importOne(store, name, source, { ...options, workers: pool?.size ?? 0 }, summary, pool ? pooled(pool, gzipLevel) : inline(gzipLevel));
   return summary;
 }
 
@@ -79,6 +84,11 @@ interface Prepare {
   chunk(lines: Buffer[]): Promise<LineResult[]>;
   /** Prepares a chunk still waiting for a worker on this thread; false when none waits. */
   helpOne(): boolean;
+}
+
+/** Chunks prepared in a pool's workers (and by this thread while it would wait, where the pool lets it). */
+function pooled(pool: ImportPool, gzipLevel: number | null): Prepare {
+  return { chunk: (lines) => pool.prepare(lines, gzipLevel), helpOne: () => pool.helpOne() };
 }
 
 /** Every chunk prepared on this thread as it is sealed. */

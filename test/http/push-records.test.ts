@@ -15,6 +15,7 @@ const A = 'push-http-a';
 const B = 'push-http-b';
 const C1 = 'c1a5e000-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const C2 = 'c2a5e000-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
+const C3 = 'c3a5e000-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 const DOC = 'd0c5e000-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 let svc: TestService;
 let small: TestService;
@@ -108,6 +109,14 @@ describe('push records over HTTP', () => {
     // Project B's key finds nothing: the lines naming B were refused, not stored under B.
     expect((await get(`/v1/companies/${C2}/details`, readB)).status).toBe(404);
     expect(await (await get(`/v1/customers/${C1}/scenario-executions`, readB)).json()).toMatchObject({ code: 'not_found' });
+  });
+
+  it("prepares the pushed lines in the service's worker thread, not the thread that serves reads", async () => {
+    const before = svc.ingestPool!.completed;
+    const r = await push(svc.url, writeA, [companyLine(A, C3, DOC), executionLine(A, C3, 7)].join('\n') + '\n');
+    expect(await r.json()).toMatchObject({ read: 2, rejected: 0 });
+    expect(svc.ingestPool!.completed).toBe(before + 1);
+    expect((await get(`/v1/companies/${C3}/details`, readA)).status).toBe(200);
   });
 
   it('takes a gzip body, and a retried push changes nothing: no new feed entry, every record unchanged', async () => {

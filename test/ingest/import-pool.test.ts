@@ -1,6 +1,7 @@
 /**
  * The import's workers: results in the lines' order, chunks shared with the importing thread, and
- * lines too large for a worker's capped heap prepared on the importing thread.
+ * lines too large for a worker's capped heap prepared on the importing thread; the service's
+ * threads on demand, which prepare every line.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,33 @@ describe('ImportPool', () => {
       await pool.close();
     }
   });
+
+  it("with threads on demand (the service's pushes), prepares every line in a worker, one past what an import's worker holds too, and none on this thread", async () => {
+    const texts = [companyLine(P, C, F), bigAlertLine(BIG, 15 * 1024 * 1024), '{"kind":"alert"}', executionLine(P, C, 1)];
+    const pool = new ImportPool(1, { idleMs: 1_000 });
+    try {
+      const chunk = (i: number) => [Buffer.from(executionLine(P, C, i))];
+      const waiting = [1, 2, 3, 4].map((i) => pool.prepare(chunk(i), 6));
+      // Four chunks for a worker that holds two: the calling thread still takes none.
+      expect(pool.helpOne()).toBe(false);
+      await Promise.all(waiting);
+      expect(pool.completed).toBe(4);
+      // A chunk of the large line alone goes to the worker too.
+      const [large] = await pool.prepare([Buffer.from(texts[1]!)], 6);
+      expect(pool.completed).toBe(5);
+      expect(large!.kind).toBe('record');
+      const results = await pool.prepare(texts.map((t) => Buffer.from(t)), 6);
+      expect(pool.completed).toBe(6);
+      const inline = texts.map((t) => processLine(Buffer.from(t), 6));
+      expect(results.map((r) => r.kind)).toEqual(['record', 'record', 'reject', 'record']);
+      results.forEach((r, i) => {
+        const want = inline[i]!;
+        expect(r.kind === 'record' && want.kind === 'record' ? r.upsert.body.equals(want.upsert.body) : r.kind === want.kind).toBe(true);
+      });
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 
   it('stores, rejects and stops at the same lines whichever thread prepared them', async () => {
     // Enough chunks that some wait for the worker and the importing thread takes them.

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { buildServer } from '../../src/http/server.js';
 import { withListPageCache } from '../../src/store/list-page-cache.js';
 import { importFiles } from '../../src/ingest/importer.js';
+import { ImportPool } from '../../src/ingest/import-pool.js';
 import type { ImportSummary } from '../../src/ingest/import-summary.js';
 import type { Store } from '../../src/store/store.js';
 import { freePort } from './cli-process.js';
@@ -33,6 +34,8 @@ export interface TestService {
   /** The store that signs the service's document URLs. */
   signer: FileStore;
   summary: ImportSummary;
+  /** The worker threads preparing pushed lines (none with `pushWorkers: 0`). */
+  ingestPool: ImportPool | undefined;
   key(project: string, opts?: { scopes?: Scope[]; expiresAt?: string }): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
 }
@@ -60,6 +63,8 @@ export async function startTestService(
     logger?: Logger;
     /** Limits of pushed records (POST /records); the settings' defaults when absent. */
     ingest?: { maxBytes: number; gzipLevel: number | null };
+    /** Worker threads preparing pushed lines, as the service's PUSH_WORKERS (default 1; 0: the serving thread). */
+    pushWorkers?: number;
     /** Socket limits, each absent one at its setting's default; none at all when absent. */
     limits?: Partial<ServerLimits>;
   } = {},
@@ -75,6 +80,8 @@ export async function startTestService(
   const files = new LocalFileStore({ dir: join(dir, 'files'), secret, publicBaseUrl: `http://127.0.0.1:${port}`, basePath: '/v1', ttlSeconds: opts.ttlSeconds ?? 900 });
   // Port 9 (discard) on loopback: URLs are presigned offline, nothing is ever fetched from it.
   const signer: FileStore = opts.fileStore === 's3' ? testS3FileStore(opts.ttlSeconds) : files;
+  const pushWorkers = opts.pushWorkers ?? SETTINGS.pushWorkers.default;
+  const ingestPool = pushWorkers > 0 ? new ImportPool(pushWorkers, { idleMs: 5_000 }) : undefined;
   const app = await buildServer({
     // List pages through the page cache, as the assembled service serves them (src/app/service.ts).
     store: withListPageCache(store, 8 * 1024 * 1024),
@@ -88,7 +95,7 @@ export async function startTestService(
     corsOrigins: opts.corsOrigins,
     accessLog: opts.accessLog,
     consoleDir: opts.consoleDir,
-    ingest: opts.ingest,
+    ingest: { ...(opts.ingest ?? { maxBytes: SETTINGS.maxImportBytes.default, gzipLevel: 6 }), pool: ingestPool },
     limits: opts.limits && { ...defaultLimits(), ...opts.limits },
   });
   const url = await app.listen({ port, host: '127.0.0.1' });
@@ -101,12 +108,14 @@ export async function startTestService(
     files,
     signer,
     summary,
+    ingestPool,
     async key(project, o = {}) {
       const { key, record } = await createApiKey(store, { project, scopes: o.scopes, expiresAt: o.expiresAt });
       return { key, id: record.id };
     },
     async close() {
       await app.close();
+      await ingestPool?.close();
       await store.close();
       await testStore.cleanup();
     },
