@@ -1,18 +1,22 @@
 /**
  * Reads by id while clients push: wrk reads companies by id at --connections, alone and then
- * while --pushers clients (1) each push the same body of large alerts (about 1 MB each, --alerts
- * per body) back to back over POST /v1/records, with the service's push workers at each of
- * --push-workers (0: the serving thread prepares the lines). Prints, per store and setting, the
- * reads' answers per second and p50/p99, and how many pushes finished and their median and p99.
- * `node --import tsx bench/push-stall.ts [--stores sqlite,postgres] [--seconds S] [--reps N]
- * [--connections N] [--pushers N] [--alerts N] [--push-workers 0,1]`
+ * while --pushers clients (1) each push back to back over POST /v1/records, with the service's
+ * push workers at each of --push-workers (0: the serving thread prepares the lines). With
+ * `--records alerts` each push is the same body of large alerts (about 1 MB each, --alerts per
+ * body: all prepared, none written again); with `--records companies`, --companies companies each
+ * a version newer than the last push's (all prepared and written). Prints, per store, build and
+ * setting, the reads' answers per second and p50/p99, and how many pushes finished and their
+ * median and p99. `node --import tsx bench/push-stall.ts [--stores sqlite,postgres] [--seconds S]
+ * [--reps N] [--connections N] [--pushers N] [--records alerts|companies] [--alerts N]
+ * [--companies N] [--push-workers 0,1] [--service-root DIR ...]` (each --service-root a checkout
+ * measured too, in rotation with this one).
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureServiceBuild } from './build-service.js';
+import { ensureServiceBuild, type ServiceBuild } from './build-service.js';
 import { runCli } from './cli-runner.js';
 import { createKeys } from './import-store.js';
 import { ensureWrk, runLoad, type LoadResult } from './load.js';
@@ -30,7 +34,10 @@ const { values } = parseArgs({
     reps: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     pushers: { type: 'string', default: '1' },
+    records: { type: 'string', default: 'alerts' },
     alerts: { type: 'string', default: '4' },
+    companies: { type: 'string', default: '500' },
+    'service-root': { type: 'string', multiple: true, default: [] },
     'push-workers': { type: 'string', default: '0,1' },
     'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
@@ -41,6 +48,7 @@ const CONNECTIONS = Number(values.connections);
 const PUSHERS = Number(values.pushers);
 const SETTINGS = values['push-workers'].split(',').map(Number);
 const PROJECT = 'proj-acme-exchange';
+if (values.records !== 'alerts' && values.records !== 'companies') throw new Error(`--records is alerts or companies, got ${values.records}`);
 
 /** One request with a key over node's default agent; resolves to the status and body. */
 function request(url: string, key: string, body?: Buffer): Promise<{ status: number; body: string }> {
@@ -57,10 +65,11 @@ function request(url: string, key: string, body?: Buffer): Promise<{ status: num
   });
 }
 
-/** Pushes `body` back to back until `until`; answers each push's milliseconds. */
-async function pusher(base: string, key: string, body: Buffer, until: number): Promise<number[]> {
+/** Pushes a body of `bodyOf` back to back until `until`; answers each push's milliseconds. */
+async function pusher(base: string, key: string, bodyOf: () => Buffer, until: number): Promise<number[]> {
   const latencies: number[] = [];
   while (Date.now() < until) {
+    const body = bodyOf();
     const started = performance.now();
     const r = await request(`${base}/v1/records`, key, body);
     if (r.status !== 200) throw new Error(`push answered ${r.status}: ${r.body.slice(0, 200)}`);
@@ -71,6 +80,7 @@ async function pusher(base: string, key: string, body: Buffer, until: number): P
 
 interface Row {
   store: StoreKind;
+  build: string;
   workers: number;
   mode: 'alone' | 'pushing';
   load: LoadResult;
@@ -82,15 +92,29 @@ const cacheDir = join(root, 'bench', '.cache');
 const runDir = join(cacheDir, `push-stall-${process.pid}`);
 mkdirSync(runDir, { recursive: true, mode: 0o700 });
 ensureWrk((l) => process.stderr.write(`${l}\n`));
-const build = await ensureServiceBuild(root, cacheDir);
+const builds: { name: string; build: ServiceBuild }[] = [{ name: 'this', build: await ensureServiceBuild(root, cacheDir) }];
+for (const [i, r] of values['service-root'].entries()) builds.push({ name: `root${i + 1}`, build: await ensureServiceBuild(r, cacheDir) });
+const build = builds[0]!.build;
 const file = join(runDir, 'data.ndjson');
 const lines = [...generateDemo({ seed: 12, projects: [PROJECT], companies: 2000, individuals: 0, alerts: Number(values.alerts), largeAlertRatio: 1, executionsPerCustomer: 0, heavyCustomerExecutions: 0, extraFields: false })];
 const fd = openSync(file, 'w', 0o600);
 for (const line of lines) writeSync(fd, `${line}\n`);
 closeSync(fd);
-// The pushed body: the data set's alerts, pushed again and again (each push parses and prepares every line).
-const body = Buffer.from(`${readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"kind":"alert"')).join('\n')}\n`);
-process.stderr.write(`pushed body: ${Number(values.alerts)} alerts, ${(body.length / 1e6).toFixed(1)} MB\n`);
+const dataLines = readFileSync(file, 'utf8').split('\n');
+// Alerts: the data set's, pushed again and again (each push parses and prepares every line).
+const alertsBody = Buffer.from(`${dataLines.filter((l) => l.startsWith('{"kind":"alert"')).join('\n')}\n`);
+// Companies: the first ones of the data set, each push a second newer than the last (each push writes every line).
+const companies = dataLines
+  .filter((l) => l.startsWith('{"kind":"customer"') && l.includes('"type":"Company"'))
+  .slice(0, Number(values.companies))
+  .map((l) => JSON.parse(l) as { record: Record<string, unknown> });
+let pushed = 0;
+const companiesBody = (): Buffer => {
+  const at = new Date(Date.UTC(2030, 0, 1) + 1000 * pushed++).toISOString();
+  return Buffer.from(`${companies.map((c) => JSON.stringify({ ...c, record: { ...c.record, updatedAt: at } })).join('\n')}\n`);
+};
+const bodyOf = values.records === 'alerts' ? () => alertsBody : companiesBody;
+process.stderr.write(`pushed body: ${values.records === 'alerts' ? `${Number(values.alerts)} alerts` : `${companies.length} companies`}, ${(bodyOf().length / 1e6).toFixed(1)} MB\n`);
 const rows: Row[] = [];
 try {
   for (const kind of STORES) {
@@ -102,22 +126,24 @@ try {
       const key = (await createKeys(build, store, [PROJECT])).get(PROJECT)!;
       const writer = (await createKeys(build, store, [PROJECT], ['records:write'])).get(PROJECT)!;
       for (let rep = 0; rep < Number(values.reps); rep++) {
-        for (const workers of SETTINGS) {
-          const service = await startService(build, store, { path: `/v1/companies?limit=1`, key }, [], ['--push-workers', String(workers)]);
+        // Each build at each setting, one after the other.
+        const variants = builds.flatMap(({ name, build: b }) => SETTINGS.map((workers) => ({ name, b, workers })));
+        for (const { name, b, workers } of variants) {
+          const service = await startService(b, store, { path: `/v1/companies?limit=1`, key }, [], ['--push-workers', String(workers)]);
           try {
             const page = await request(`${service.base}/v1/companies?limit=200`, key);
             const reads: RequestSpec[] = (JSON.parse(page.body) as { id: string }[]).map(({ id }) => ({ path: `/v1/companies/${id}`, headers: { authorization: `Bearer ${key}` } }));
             const gen = { threads: 1, dir: runDir };
             // A warm-up of both kinds of request (the push worker started) before anything is measured.
             await runLoad(gen, service.base, reads, CONNECTIONS, 2, 200);
-            await pusher(service.base, writer, body, Date.now() + 1000);
+            await pusher(service.base, writer, bodyOf, Date.now() + 1000);
             for (const mode of ['alone', 'pushing'] as const) {
               const until = Date.now() + SECONDS * 1000;
-              const pushing = Array.from({ length: mode === 'pushing' ? PUSHERS : 0 }, () => pusher(service.base, writer, body, until));
+              const pushing = Array.from({ length: mode === 'pushing' ? PUSHERS : 0 }, () => pusher(service.base, writer, bodyOf, until));
               const load = await runLoad(gen, service.base, reads, CONNECTIONS, SECONDS, 200);
               const pushes = (await Promise.all(pushing)).flat();
-              rows.push({ store: kind, workers, mode, load, pushes });
-              process.stderr.write(`${kind} workers=${workers} ${mode}: ${load.rps.toFixed(0)} reads/s, p99 ${load.p99.toFixed(2)} ms, ${pushes.length} pushes\n`);
+              rows.push({ store: kind, build: name, workers, mode, load, pushes });
+              process.stderr.write(`${kind} ${name} workers=${workers} ${mode}: ${load.rps.toFixed(0)} reads/s, p99 ${load.p99.toFixed(2)} ms, ${pushes.length} pushes\n`);
             }
           } finally {
             await service.stop();
@@ -131,11 +157,12 @@ try {
 } finally {
   rmSync(runDir, { recursive: true, force: true });
 }
-process.stdout.write('store     push workers  mode       reads/s  p50 ms  p99 ms  pushes  push p50 ms  push p99 ms\n');
+const builtOf = new Map(builds.map((b) => [b.name, b.build.hash.slice(0, 8)]));
+process.stdout.write('store     build             push workers  mode       reads/s  p50 ms  p99 ms  pushes  push p50 ms  push p99 ms\n');
 for (const r of rows) {
   const s = [...r.pushes].sort((a, b) => a - b);
   const p = (q: number): string => (s.length === 0 ? '-' : percentile(s, q).toFixed(0));
   process.stdout.write(
-    `${r.store.padEnd(8)}  ${String(r.workers).padStart(12)}  ${r.mode.padEnd(9)}  ${r.load.rps.toFixed(0).padStart(7)}  ${r.load.p50.toFixed(2).padStart(6)}  ${r.load.p99.toFixed(2).padStart(6)}  ${String(s.length).padStart(6)}  ${p(50).padStart(11)}  ${p(99).padStart(11)}\n`,
+    `${r.store.padEnd(8)}  ${`${r.build} ${builtOf.get(r.build)}`.padEnd(16)}  ${String(r.workers).padStart(12)}  ${r.mode.padEnd(9)}  ${r.load.rps.toFixed(0).padStart(7)}  ${r.load.p50.toFixed(2).padStart(6)}  ${r.load.p99.toFixed(2).padStart(6)}  ${String(s.length).padStart(6)}  ${p(50).padStart(11)}  ${p(99).padStart(11)}\n`,
   );
 }

@@ -37,6 +37,7 @@ const WORKERS: Record<string, string> = {
   'prepare-worker': 'src/ingest/prepare-worker.ts',
   'read-thread-worker': 'src/store/sqlite/read-thread-worker.ts',
   'access-log-thread-worker': 'src/store/sqlite/access-log-thread-worker.ts',
+  'write-thread-worker': 'src/store/sqlite/write-thread-worker.ts',
 };
 
 /** Bundles `root`'s command line into `outRoot`/dist/cli (emptied first), with the contract's data files beside it. */

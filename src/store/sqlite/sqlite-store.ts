@@ -8,6 +8,7 @@ import { executionPageQuery, pageRow, type PageQuery, type PageRow } from '../ex
 import { ALL_FIELDS, type ReadFields, type RecordBytes } from '../../wire/record-bytes.js';
 import { perFields, recordOf, selectFields, type FieldRow } from '../record-columns.js';
 import { SERVING_READ_PRAGMAS, SqliteReadThread } from './read-thread.js';
+import { SqliteWriteThread } from './write-thread.js';
 import { exportChunks } from '../export-rows.js';
 import { alertCountQuery, alertCountsOfRows, alertPageQuery, alertPageRow, SQLITE_ALERT_PAGE, type AlertCountRow, type AlertPageRow } from '../alert-page-sql.js';
 import type {
@@ -208,6 +209,8 @@ export class SqliteStore implements Store {
   private readThread: SqliteReadThread | undefined;
   /** Pages that scan go to another (see pageRows): a broad search or a sparse filter holds it as long as it takes. */
   private scanThread: SqliteReadThread | undefined;
+  /** The service's record writes go to a thread of their own too (see write-thread.ts); started on the first write. */
+  private writeThread: SqliteWriteThread | undefined;
   private readonly useReadThread: boolean;
 
   constructor(
@@ -245,6 +248,13 @@ export class SqliteStore implements Store {
     if (!this.useReadThread) return undefined;
     this.readThread ??= new SqliteReadThread(this.db.name);
     return this.readThread.usable ? this.readThread : undefined;
+  }
+
+  /** The write thread while it works; undefined when records are written on this connection (any store but the service's). */
+  private writes(): SqliteWriteThread | undefined {
+    if (!this.useReadThread) return undefined;
+    this.writeThread ??= new SqliteWriteThread(this.db.name);
+    return this.writeThread.usable ? this.writeThread : undefined;
   }
 
   /** The scan thread while it works; undefined when scanning pages run on this connection. */
@@ -320,13 +330,19 @@ export class SqliteStore implements Store {
   }
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
-    const outcomes = guardedSync('write', () => this.writeTx.immediate(items, new Date().toISOString()));
+    const thread = this.writes();
+    const outcomes = thread === undefined ? guardedSync('write', () => this.writeNow(items)) : await guardedAnswer('write', thread.write(items));
     // This process's waiters learn of its own writes at once; other processes' at their next check.
     if (this.changeWaiters.size > 0) {
       const projects = new Set(items.filter((_, i) => outcomes[i] === 'stored').map((item) => item.project));
       for (const project of projects) this.changeWaiters.wake(project);
     }
     return outcomes;
+  }
+
+  /** One batch's transaction on this connection, its errors as SQLite raised them (the write thread runs it on its own). */
+  writeNow(items: readonly Upsert[]): WriteOutcome[] {
+    return this.writeTx.immediate(items, new Date().toISOString());
   }
 
   async changeStamp(project: string, since?: string): Promise<ChangeStamp> {
@@ -634,6 +650,7 @@ export class SqliteStore implements Store {
     this.changeWaiters.wakeAll();
     await this.readThread?.close();
     await this.scanThread?.close();
+    await this.writeThread?.close();
     await this.logThread?.close();
     this.db.close();
   }

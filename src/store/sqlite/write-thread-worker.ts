@@ -1,0 +1,31 @@
+/** Worker thread of SqliteWriteThread: writes batches of records on its own connection to the file. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { asBuffer } from '../../threads/owned-bytes.js';
+import type { Upsert } from '../store.js';
+import { openSqliteStore } from './sqlite-store.js';
+import type { WriteAnswer, WriteRequest } from './write-thread.js';
+
+const { file } = workerData as { file: string };
+// A writer reads little and writes much, as an import does: no mapped reads, a small page cache.
+const store = await openSqliteStore(file, { bulkWrites: true });
+
+/** Bytes arrive as plain Uint8Arrays; the store's writers expect Buffers. */
+function revived(value: unknown): unknown {
+  if (value instanceof Uint8Array) return asBuffer(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(revived);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = revived(v);
+  return out;
+}
+
+parentPort!.on('message', (request: WriteRequest) => {
+  let answer: WriteAnswer;
+  try {
+    answer = { id: request.id, ok: true, outcomes: store.writeNow(revived(request.items) as Upsert[]) };
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    answer = { id: request.id, ok: false, message: e.message ?? String(err), code: e.code };
+  }
+  parentPort!.postMessage(answer);
+});
