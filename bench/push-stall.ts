@@ -6,11 +6,14 @@
  * body: all prepared, none written again); with `--records companies`, --companies companies each
  * a version newer than the last push's (all prepared and written). Prints, per store, build and
  * setting, the reads' answers per second and p50/p99, and how many pushes finished and their
- * median and p99. `node --import tsx bench/push-stall.ts [--stores sqlite,postgres] [--seconds S]
- * [--reps N] [--connections N] [--pushers N] [--records alerts|companies] [--alerts N]
- * [--companies N] [--push-workers 0,1] [--service-root DIR ...]` (each --service-root a checkout
- * measured too, in rotation with this one).
+ * median and p99. With `--lock-holder MS` (SQLite), another process holds the file's write lock
+ * for MS milliseconds out of every 2 × MS while the pushes run, as a concurrent import's
+ * transactions would. `node --import tsx bench/push-stall.ts [--stores sqlite,postgres]
+ * [--seconds S] [--reps N] [--connections N] [--pushers N] [--records alerts|companies]
+ * [--alerts N] [--companies N] [--push-workers 0,1] [--lock-holder MS] [--service-root DIR ...]`
+ * (each --service-root a checkout measured too, in rotation with this one).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     alerts: { type: 'string', default: '4' },
     companies: { type: 'string', default: '500' },
     'service-root': { type: 'string', multiple: true, default: [] },
+    'lock-holder': { type: 'string', default: '0' },
     'push-workers': { type: 'string', default: '0,1' },
     'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
@@ -48,6 +52,7 @@ const CONNECTIONS = Number(values.connections);
 const PUSHERS = Number(values.pushers);
 const SETTINGS = values['push-workers'].split(',').map(Number);
 const PROJECT = 'proj-acme-exchange';
+const LOCK_MS = Number(values['lock-holder']);
 if (values.records !== 'alerts' && values.records !== 'companies') throw new Error(`--records is alerts or companies, got ${values.records}`);
 
 /** One request with a key over node's default agent; resolves to the status and body. */
@@ -63,6 +68,19 @@ function request(url: string, key: string, body?: Buffer): Promise<{ status: num
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * Another process that holds the SQLite file's write lock for LOCK_MS out of every 2 × LOCK_MS
+ * until killed (bounded by `seconds` anyway).
+ */
+function lockHolder(file: string, seconds: number): ChildProcess {
+  const script = `
+    const db = new (require('better-sqlite3'))(${JSON.stringify(file)});
+    const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    const until = Date.now() + ${seconds * 1000};
+    while (Date.now() < until) { db.exec('BEGIN IMMEDIATE'); pause(${LOCK_MS}); db.exec('COMMIT'); pause(${LOCK_MS}); }`;
+  return spawn(process.execPath, ['-e', script], { cwd: root, stdio: 'ignore' });
 }
 
 /** Pushes a body of `bodyOf` back to back until `until`; answers each push's milliseconds. */
@@ -139,9 +157,11 @@ try {
             await pusher(service.base, writer, bodyOf, Date.now() + 1000);
             for (const mode of ['alone', 'pushing'] as const) {
               const until = Date.now() + SECONDS * 1000;
+              const holder = mode === 'pushing' && LOCK_MS > 0 && kind === 'sqlite' ? lockHolder(store.url, SECONDS + 2) : undefined;
               const pushing = Array.from({ length: mode === 'pushing' ? PUSHERS : 0 }, () => pusher(service.base, writer, bodyOf, until));
               const load = await runLoad(gen, service.base, reads, CONNECTIONS, SECONDS, 200);
               const pushes = (await Promise.all(pushing)).flat();
+              holder?.kill();
               rows.push({ store: kind, build: name, workers, mode, load, pushes });
               process.stderr.write(`${kind} ${name} workers=${workers} ${mode}: ${load.rps.toFixed(0)} reads/s, p99 ${load.p99.toFixed(2)} ms, ${pushes.length} pushes\n`);
             }
