@@ -209,7 +209,7 @@ export class SqliteStore implements Store {
   private readThread: SqliteReadThread | undefined;
   /** Pages that scan go to another (see pageRows): a broad search or a sparse filter holds it as long as it takes. */
   private scanThread: SqliteReadThread | undefined;
-  /** The service's record writes go to a thread of their own too (see write-thread.ts); started on the first write. */
+  /** The service's writes go to a thread of their own too (see write-thread.ts); started on the first write. */
   private writeThread: SqliteWriteThread | undefined;
   private readonly useReadThread: boolean;
 
@@ -250,7 +250,7 @@ export class SqliteStore implements Store {
     return this.readThread.usable ? this.readThread : undefined;
   }
 
-  /** The write thread while it works; undefined when records are written on this connection (any store but the service's). */
+  /** The write thread while it works; undefined when this connection writes (any store but the service's). */
   private writes(): SqliteWriteThread | undefined {
     if (!this.useReadThread) return undefined;
     this.writeThread ??= new SqliteWriteThread(this.db.name);
@@ -331,7 +331,7 @@ export class SqliteStore implements Store {
 
   async writeBatch(items: readonly Upsert[]): Promise<WriteOutcome[]> {
     const thread = this.writes();
-    const outcomes = thread === undefined ? guardedSync('write', () => this.writeNow(items)) : await guardedAnswer('write', thread.write(items));
+    const outcomes = thread === undefined ? guardedSync('write', () => this.writeNow(items)) : await guardedAnswer('write', thread.run({ op: 'write', items }));
     // This process's waiters learn of its own writes at once; other processes' at their next check.
     if (this.changeWaiters.size > 0) {
       const projects = new Set(items.filter((_, i) => outcomes[i] === 'stored').map((item) => item.project));
@@ -340,7 +340,7 @@ export class SqliteStore implements Store {
     return outcomes;
   }
 
-  /** One batch's transaction on this connection, its errors as SQLite raised them (the write thread runs it on its own). */
+  /** One batch's transaction on this connection, its errors as SQLite raised them (the write thread's worker calls it on its own). */
   writeNow(items: readonly Upsert[]): WriteOutcome[] {
     return this.writeTx.immediate(items, new Date().toISOString());
   }
@@ -409,15 +409,21 @@ export class SqliteStore implements Store {
   }
 
   async eraseCustomer(project: string, customerKey: string, options: { dryRun: boolean }): Promise<Erasure> {
-    const erasure = guardedSync('eraseCustomer', () =>
-      options.dryRun
-        ? this.db.transaction(() => eraseSqliteCustomer(this.prepare, project, customerKey, true, new Date()))()
-        : this.db.transaction(() => eraseSqliteCustomer(this.prepare, project, customerKey, false, new Date())).immediate(),
-    );
-    if (!options.dryRun) {
-      this.afterRemoval();
-      this.changeWaiters.wake(project);
-    }
+    const thread = this.writes();
+    const { dryRun } = options;
+    const erasure =
+      thread === undefined
+        ? guardedSync('eraseCustomer', () => this.eraseNow(project, customerKey, dryRun))
+        : await guardedAnswer('eraseCustomer', thread.run({ op: 'erase', project, customerKey, dryRun }));
+    if (!dryRun) this.changeWaiters.wake(project);
+    return erasure;
+  }
+
+  /** An erasure's transaction (and the checkpoint after it) on this connection, its errors as SQLite raised them. */
+  eraseNow(project: string, customerKey: string, dryRun: boolean): Erasure {
+    if (dryRun) return this.db.transaction(() => eraseSqliteCustomer(this.prepare, project, customerKey, true, new Date()))();
+    const erasure = this.db.transaction(() => eraseSqliteCustomer(this.prepare, project, customerKey, false, new Date())).immediate();
+    this.afterRemoval();
     return erasure;
   }
 
@@ -435,7 +441,7 @@ export class SqliteStore implements Store {
     }
     if (options.dryRun) return { ...total, files: [] };
     if (total.records > 0) {
-      this.afterRemoval();
+      guardedSync('checkpoint', () => this.afterRemoval());
       this.changeWaiters.wakeAll();
     }
     return { ...total, files: guardedSync('pruneRecords', () => sqlitePendingFiles(this.prepare)) };
@@ -443,8 +449,16 @@ export class SqliteStore implements Store {
 
   async forgetFileDeletions(files: readonly FileRef[]): Promise<void> {
     if (files.length === 0) return;
+    const thread = this.writes();
+    if (thread === undefined) guardedSync('forgetFileDeletions', () => this.forgetNow(files));
+    else await guardedAnswer('forgetFileDeletions', thread.run({ op: 'forget', files }));
+  }
+
+  /** Forgets deleted files on this connection, its errors as SQLite raised them. */
+  forgetNow(files: readonly FileRef[]): undefined {
     const forget = this.stmt('DELETE FROM file_deletions WHERE project = ? AND object_key = ?');
-    guardedSync('forgetFileDeletions', () => this.db.transaction(() => files.forEach((f) => forget.run(f.project, f.objectKey))).immediate());
+    this.db.transaction(() => files.forEach((f) => forget.run(f.project, f.objectKey))).immediate();
+    return undefined;
   }
 
   /**
@@ -453,7 +467,7 @@ export class SqliteStore implements Store {
    * holding an old snapshot keeps the frames it needs; the next erase or prune checkpoints again.
    */
   private afterRemoval(): void {
-    guardedSync('checkpoint', () => this.db.pragma('wal_checkpoint(TRUNCATE)'));
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   private writeOne(item: Upsert, search: CompanySearchWrites): WriteOutcome {

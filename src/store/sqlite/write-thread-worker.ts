@@ -1,4 +1,4 @@
-/** Worker thread of SqliteWriteThread: writes batches of records on its own connection to the file. */
+/** Worker thread of SqliteWriteThread: makes the serving store's writes on its own connection to the file. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { asBuffer } from '../../threads/owned-bytes.js';
 import type { Upsert } from '../store.js';
@@ -19,10 +19,21 @@ function revived(value: unknown): unknown {
   return out;
 }
 
+function made(request: WriteRequest): unknown {
+  switch (request.op) {
+    case 'write':
+      return store.writeNow(revived(request.items) as Upsert[]);
+    case 'erase':
+      return store.eraseNow(request.project, request.customerKey, request.dryRun);
+    case 'forget':
+      return store.forgetNow(request.files);
+  }
+}
+
 parentPort!.on('message', (request: WriteRequest) => {
   let answer: WriteAnswer;
   try {
-    answer = { id: request.id, ok: true, outcomes: store.writeNow(revived(request.items) as Upsert[]) };
+    answer = { id: request.id, ok: true, value: made(request) };
   } catch (err) {
     const e = err as { message?: string; code?: string };
     answer = { id: request.id, ok: false, message: e.message ?? String(err), code: e.code };

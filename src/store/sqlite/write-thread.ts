@@ -1,24 +1,36 @@
 /**
- * Record writes of a serving SQLite store on a worker thread with its own connection. A batch's
- * transaction, its wait for the file's write lock (up to the busy time-out while another process
- * writes) and the sync of its commit hold that thread, not the one answering reads. Batches are
- * written one at a time, in the order they were asked, as on the store's own connection.
+ * The writes of a serving SQLite store on a worker thread with its own connection: pushed
+ * records, erasures and the file deletions they leave. A write's transaction, its wait for the
+ * file's write lock (up to the busy time-out while another process writes), the sync of its commit
+ * and an erasure's checkpoint hold that thread, not the one answering reads. Writes run one at a
+ * time, in the order they were asked, as on the store's own connection.
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../threads/start-worker.js';
+import type { Erasure, FileRef } from '../erasure.js';
 import type { Upsert, WriteOutcome } from '../store.js';
 
-/** One batch to write. */
-export interface WriteRequest {
-  id: number;
-  items: readonly Upsert[];
+/** The writes the thread makes, each with what it answers. */
+export type WriteOp =
+  | { op: 'write'; items: readonly Upsert[] }
+  | { op: 'erase'; project: string; customerKey: string; dryRun: boolean }
+  | { op: 'forget'; files: readonly FileRef[] };
+
+/** What each write answers. */
+export interface WriteValues {
+  write: WriteOutcome[];
+  erase: Erasure;
+  forget: undefined;
 }
 
-/** The worker's answer: each record's outcome, or the error SQLite raised (translated by the store, as on its own connection). */
-export type WriteAnswer = { id: number; ok: true; outcomes: WriteOutcome[] } | { id: number; ok: false; message: string; code: string | undefined };
+/** One write to make. */
+export type WriteRequest = WriteOp & { id: number };
+
+/** The worker's answer: the write's value, or the error SQLite raised (translated by the store, as on its own connection). */
+export type WriteAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code: string | undefined };
 
 interface Waiter {
-  resolve: (outcomes: WriteOutcome[]) => void;
+  resolve: (value: unknown) => void;
   reject: (err: Error) => void;
 }
 
@@ -44,18 +56,18 @@ export class SqliteWriteThread {
     return this.broken === undefined;
   }
 
-  /** Writes one batch in one transaction; each record's outcome in the batch's order. */
-  write(items: readonly Upsert[]): Promise<WriteOutcome[]> {
+  /** Makes one write on the thread's connection; its value once committed. */
+  run<O extends WriteOp>(write: O): Promise<WriteValues[O['op']]> {
     if (this.broken !== undefined) return Promise.reject(this.broken);
     const id = this.nextId++;
-    const written = new Promise<WriteOutcome[]>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    const done = (): boolean => this.settled.delete(written);
-    this.settled.add(written);
-    written.then(done, done);
+    const done = new Promise<unknown>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    const forget = (): boolean => this.settled.delete(done);
+    this.settled.add(done);
+    done.then(forget, forget);
     if (this.waiting.size === 1) this.worker.ref();
     // Copied, not moved: the caller's records stay whole.
-    this.worker.postMessage({ id, items } satisfies WriteRequest);
-    return written;
+    this.worker.postMessage({ ...write, id } satisfies WriteRequest);
+    return done as Promise<WriteValues[O['op']]>;
   }
 
   private settle(answer: WriteAnswer): void {
@@ -63,7 +75,7 @@ export class SqliteWriteThread {
     this.waiting.delete(answer.id);
     if (this.waiting.size === 0) this.worker.unref();
     if (waiter === undefined) return;
-    if (answer.ok) waiter.resolve(answer.outcomes);
+    if (answer.ok) waiter.resolve(answer.value);
     else waiter.reject(Object.assign(new Error(answer.message), { code: answer.code }));
   }
 
@@ -73,7 +85,7 @@ export class SqliteWriteThread {
     this.waiting.clear();
   }
 
-  /** Stops the thread once the batches it was given are written. */
+  /** Stops the thread once the writes it was given are made. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.settled]);
     this.fail(new Error('the SQLite store is closed'));

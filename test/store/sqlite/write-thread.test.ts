@@ -1,4 +1,4 @@
-/** The serving SQLite store's record writes on a thread of their own: the same outcomes and bytes, and reads answered while a write waits for the file's lock. */
+/** The serving SQLite store's writes on a thread of their own: the same outcomes, bytes and erasures, and reads answered while a write waits for the file's lock. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,12 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_FIELDS } from '../../../src/wire/record-bytes.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { recordKey } from '../../../src/contract/record-key.js';
+import { importLines } from '../../support/changes-feed.js';
+import { personalHistory } from '../../support/erasure-records.js';
 import { alert, customer, day, execution, newProject } from '../../support/upserts.js';
+
+const CUSTOMER = 'c0ffee00-3d1f-4a6b-9c8d-7e6f5a4b3c2d';
 
 let dir: string;
 const opened: { close(): Promise<void> }[] = [];
@@ -22,7 +27,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('record writes of the serving SQLite store on the write thread', () => {
+describe('writes of the serving SQLite store on the write thread', () => {
   it("gives the outcomes and stores the bytes the store's own connection does", async () => {
     dir = mkdtempSync(join(tmpdir(), 'crs-wt-'));
     const threaded = await open('threaded.db', true);
@@ -72,5 +77,40 @@ describe('record writes of the serving SQLite store on the write thread', () => 
     } finally {
       other.close();
     }
+  });
+
+  it("erases a customer and forgets its deleted files as the store's own connection does, reads going on while the erasure waits for the lock", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'crs-wt-'));
+    const threaded = await open('threaded.db', true);
+    const direct = await open('direct.db', false);
+    const p = newProject();
+    for (const s of [threaded, direct]) await importLines(s, personalHistory(p, CUSTOMER, 2, 2));
+    const key = recordKey(CUSTOMER);
+    expect(await threaded.eraseCustomer(p, key, { dryRun: true })).toEqual(await direct.eraseCustomer(p, key, { dryRun: true }));
+    const other = new Database(join(dir, 'threaded.db'));
+    let erased;
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      let settled = false;
+      const pending = threaded.eraseCustomer(p, key, { dryRun: false });
+      pending.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      expect((await threaded.getCompany(p, key, ALL_FIELDS))?.etag).toBeDefined();
+      expect(settled).toBe(false);
+      other.exec('COMMIT');
+      erased = await pending;
+    } finally {
+      other.close();
+    }
+    const expected = await direct.eraseCustomer(p, key, { dryRun: false });
+    expect(erased).toEqual(expected);
+    expect(erased.files).toHaveLength(3);
+    expect(await threaded.getCompany(p, key, ALL_FIELDS)).toBeUndefined();
+    await threaded.forgetFileDeletions(erased.files);
+    // Forgotten: a later erasure of the project names none of them again.
+    expect((await threaded.eraseCustomer(p, key, { dryRun: false })).files).toEqual([]);
+    expect((await direct.eraseCustomer(p, key, { dryRun: false })).files).toHaveLength(3);
   });
 });
