@@ -7,11 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { CellHistogram, type HistogramCell } from './cell-histogram.js';
 import { PairCounter } from './pair-counter.js';
-import type { ListPageCacheObserver } from '../store/list-page-cache.js';
+import type { ListName, ListPageCacheObserver } from '../store/list-page-cache.js';
 import type { Store } from '../store/store.js';
 import type { StoreObserver } from '../store/timed-store.js';
 import type { CutReason } from './connection-guard.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
+import type { AnswerOutcome } from './answer-cache.js';
+import type { RecordKind } from '../wire/redaction.js';
 
 /** The instruments of one service instance. */
 export interface Metrics {
@@ -82,31 +84,52 @@ export function createMetrics(): Metrics {
       help: 'requests allowed without a rate limit check because Redis did not answer',
       registers,
     }),
-    accessLogIndexFailures: new Counter({
-      name: 'crs_access_log_index_failures_total',
-      help: 'failed catch-ups of the access log per-record table: of all waiting batches at once (scope catch_up), or of one batch (scope batch)',
-      labelNames: ['scope'] as const,
-      registers,
-    }),
+    accessLogIndexFailures: zeroed(
+      new Counter({
+        name: 'crs_access_log_index_failures_total',
+        help: 'failed catch-ups of the access log per-record table: of all waiting batches at once (scope catch_up), or of one batch (scope batch)',
+        labelNames: ['scope'] as const,
+        registers,
+      }),
+      'scope',
+      INDEX_FAILURE_SCOPES,
+    ),
     listPageCache: new PairCounter({
       name: 'crs_list_page_cache_total',
       help: 'list pages asked of the page cache, by list (alerts, companies, executions, alert-counts) and outcome (hit; miss; stale: the project changed since it was read)',
       labelNames: ['list', 'outcome'] as const,
       registers,
-    }),
+    }).zero(LISTS, CACHE_OUTCOMES),
     answerCache: new PairCounter({
       name: 'crs_answer_cache_total',
       help: 'company and alert reads by id, by kind (company, alert) and outcome (hit: the kept answer sent; miss: none kept; stale: the record or its signed URLs changed since it was kept)',
       labelNames: ['kind', 'outcome'] as const,
       registers,
-    }),
-    connectionsCut: new Counter({
-      name: 'crs_connections_cut_total',
-      help: 'connections refused or closed early, by reason: per_address (past MAX_CONNECTIONS_PER_ADDRESS), pipelined (too many requests queued), stalled (WRITE_STALL_TIMEOUT_MS), slow_reader_budget (SLOW_READER_MB)',
-      labelNames: ['reason'] as const,
-      registers,
-    }),
+    }).zero(ANSWER_KINDS, CACHE_OUTCOMES),
+    connectionsCut: zeroed(
+      new Counter({
+        name: 'crs_connections_cut_total',
+        help: 'connections refused or closed early, by reason: per_address (past MAX_CONNECTIONS_PER_ADDRESS), pipelined (too many requests queued), stalled (WRITE_STALL_TIMEOUT_MS), slow_reader_budget (SLOW_READER_MB)',
+        labelNames: ['reason'] as const,
+        registers,
+      }),
+      'reason',
+      Object.values(CUT_LABELS),
+    ),
   };
+}
+
+// Every value of a counter's labels, shown at 0 until first counted (see PairCounter.zero); the
+// records' keys name each value of the label's type once, so a value added there must be added here.
+const LISTS = Object.keys({ alerts: 1, companies: 1, executions: 1, 'alert-counts': 1 } satisfies Record<ListName, 1>);
+const CACHE_OUTCOMES = Object.keys({ hit: 1, miss: 1, stale: 1 } satisfies Record<AnswerOutcome, 1>);
+const ANSWER_KINDS = ['company', 'alert'] as const satisfies readonly RecordKind[];
+const INDEX_FAILURE_SCOPES = ['catch_up', 'batch'] as const;
+
+/** `counter` with each of `values` of its one label at 0. */
+function zeroed<L extends string>(counter: Counter<L>, label: L, values: readonly string[]): Counter<L> {
+  for (const value of values) counter.inc({ [label]: value } as Record<L, string>, 0);
+  return counter;
 }
 
 const CUT_LABELS: Record<CutReason, string> = { perAddress: 'per_address', pipelined: 'pipelined', stalled: 'stalled', slowReaderBudget: 'slow_reader_budget' };
@@ -160,7 +183,7 @@ export function listPageCacheObserver(metrics: Metrics): ListPageCacheObserver {
 
 /** Counts each failed catch-up of the store's access log per-record table. */
 export function countIndexFailures(store: Pick<Store, 'onAccessLogIndexFailure'>, metrics: Metrics): void {
-  store.onAccessLogIndexFailure(({ batch }) => metrics.accessLogIndexFailures.inc({ scope: batch === undefined ? 'catch_up' : 'batch' }));
+  store.onAccessLogIndexFailure(({ batch }) => metrics.accessLogIndexFailures.inc({ scope: INDEX_FAILURE_SCOPES[batch === undefined ? 0 : 1] }));
 }
 
 /** Wraps a limiter so each refusal is counted. */

@@ -21,9 +21,19 @@ export class PairCounter<A extends string, B extends string> {
     });
   }
 
+  /** Shows every pair of these labels at 0 until first counted: a rate over a series that appears with its first count misses that count. */
+  zero(firsts: readonly string[], seconds: readonly string[]): this {
+    for (const first of firsts) for (const second of seconds) if (this.counts.get(first)?.get(second) === undefined) this.add(first, second, 0);
+    return this;
+  }
+
   inc(first: string, second: string): void {
+    this.add(first, second, 1);
+  }
+
+  private add(first: string, second: string, n: number): void {
     let seconds = this.counts.get(first);
     if (seconds === undefined) this.counts.set(first, (seconds = new Map()));
-    seconds.set(second, (seconds.get(second) ?? 0) + 1);
+    seconds.set(second, (seconds.get(second) ?? 0) + n);
   }
 }

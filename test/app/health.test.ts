@@ -193,6 +193,20 @@ describe('metrics exposure', () => {
     }
   });
 
+  it('shows each counted outcome at 0 before its first count, so a rate over it sees the first one', async () => {
+    const svc = await start({ METRICS_PORT: '0' });
+    try {
+      const text = await (await fetch(`${svc.metricsUrl}/metrics`)).text();
+      for (const kind of ['company', 'alert']) for (const outcome of ['hit', 'miss', 'stale']) expect(text).toContain(`crs_answer_cache_total{kind="${kind}",outcome="${outcome}"} 0`);
+      for (const list of ['alerts', 'companies', 'executions', 'alert-counts']) expect(text).toContain(`crs_list_page_cache_total{list="${list}",outcome="stale"} 0`);
+      for (const reason of ['per_address', 'pipelined', 'stalled', 'slow_reader_budget']) expect(text).toContain(`crs_connections_cut_total{reason="${reason}"} 0`);
+      for (const scope of ['catch_up', 'batch']) expect(text).toContain(`crs_access_log_index_failures_total{scope="${scope}"} 0`);
+      expect(text).toContain('crs_rate_limit_rejections_total 0');
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('counts reads by id served from a kept answer apart from those read afresh', async () => {
     const svc = await start({ METRICS_PORT: '0' });
     try {
