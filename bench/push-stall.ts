@@ -14,21 +14,18 @@
  * (each --service-root a checkout measured too, in rotation with this one).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureServiceBuild, type ServiceBuild } from './build-service.js';
 import { runCli } from './cli-runner.js';
 import { createKeys } from './import-store.js';
-import { ensureWrk, runLoad, type LoadResult } from './load.js';
+import { runLoad, type LoadResult } from './load.js';
 import type { StoreKind } from './options.js';
 import type { RequestSpec } from './scenarios.js';
 import { startService } from './service-process.js';
 import { createStore, settleStore, type BenchStore } from './stores.js';
+import { prepareStallRun } from './stall-run.js';
 import { percentile } from './summary.js';
-import { generateDemo } from '../src/demo/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -105,19 +102,18 @@ interface Row {
   pushes: number[];
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cacheDir = join(root, 'bench', '.cache');
-const runDir = join(cacheDir, `push-stall-${process.pid}`);
-mkdirSync(runDir, { recursive: true, mode: 0o700 });
-ensureWrk((l) => process.stderr.write(`${l}\n`));
-const builds: { name: string; build: ServiceBuild }[] = [{ name: 'this', build: await ensureServiceBuild(root, cacheDir) }];
-for (const [i, r] of values['service-root'].entries()) builds.push({ name: `root${i + 1}`, build: await ensureServiceBuild(r, cacheDir) });
+const { root, runDir, builds, file } = await prepareStallRun('push-stall', values['service-root'], {
+  seed: 12,
+  projects: [PROJECT],
+  companies: 2000,
+  individuals: 0,
+  alerts: Number(values.alerts),
+  largeAlertRatio: 1,
+  executionsPerCustomer: 0,
+  heavyCustomerExecutions: 0,
+  extraFields: false,
+});
 const build = builds[0]!.build;
-const file = join(runDir, 'data.ndjson');
-const lines = [...generateDemo({ seed: 12, projects: [PROJECT], companies: 2000, individuals: 0, alerts: Number(values.alerts), largeAlertRatio: 1, executionsPerCustomer: 0, heavyCustomerExecutions: 0, extraFields: false })];
-const fd = openSync(file, 'w', 0o600);
-for (const line of lines) writeSync(fd, `${line}\n`);
-closeSync(fd);
 const dataLines = readFileSync(file, 'utf8').split('\n');
 // Alerts: the data set's, pushed again and again (each push parses and prepares every line).
 const alertsBody = Buffer.from(`${dataLines.filter((l) => l.startsWith('{"kind":"alert"')).join('\n')}\n`);

@@ -8,22 +8,19 @@
  * [--reps N] [--connections N] [--searchers N] [--kind search|filter] [--service-root DIR ...]` (each --service-root a checkout measured too,
  * in rotation with this one).
  */
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureServiceBuild, type ServiceBuild } from './build-service.js';
 import { runCli } from './cli-runner.js';
 import { nextLink } from './http-get.js';
 import { createKeys } from './import-store.js';
-import { ensureWrk, runLoad, type LoadResult } from './load.js';
+import { runLoad, type LoadResult } from './load.js';
 import type { StoreKind } from './options.js';
 import type { RequestSpec } from './scenarios.js';
 import { startService } from './service-process.js';
 import { createStore, settleStore, type BenchStore } from './stores.js';
+import { prepareStallRun } from './stall-run.js';
 import { percentile } from './summary.js';
-import { generateDemo } from '../src/demo/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -101,19 +98,16 @@ interface Row {
   searches: number[];
 }
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const cacheDir = join(root, 'bench', '.cache');
-const runDir = join(cacheDir, `search-stall-${process.pid}`);
-mkdirSync(runDir, { recursive: true, mode: 0o700 });
-ensureWrk((l) => process.stderr.write(`${l}\n`));
-const builds: { name: string; build: ServiceBuild }[] = [{ name: 'this', build: await ensureServiceBuild(root, cacheDir) }];
-for (const [i, r] of values['service-root'].entries()) builds.push({ name: `root${i + 1}`, build: await ensureServiceBuild(r, cacheDir) });
-const file = join(runDir, 'data.ndjson');
-const lines = generateDemo({ seed: 11, projects: [PROJECT], companies: Number(values.companies), individuals: 0, alerts: 0, executionsPerCustomer: 0, heavyCustomerExecutions: 0, extraFields: false });
-// Line by line: a large set does not fit in one string.
-const fd = openSync(file, 'w', 0o600);
-for (const line of lines) writeSync(fd, `${line}\n`);
-closeSync(fd);
+const { runDir, builds, file } = await prepareStallRun('search-stall', values['service-root'], {
+  seed: 11,
+  projects: [PROJECT],
+  companies: Number(values.companies),
+  individuals: 0,
+  alerts: 0,
+  executionsPerCustomer: 0,
+  heavyCustomerExecutions: 0,
+  extraFields: false,
+});
 const rows: Row[] = [];
 let searchCount = 0;
 try {
