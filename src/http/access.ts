@@ -32,6 +32,7 @@ import { fieldsFor } from '../wire/render.js';
 import { viewOf, type RecordKind, type View } from '../wire/redaction.js';
 import { ALL_CLASS_BITS, FIELD_CLASSES } from '../contract/field-classes.js';
 import type { ImportPool } from '../ingest/import-pool.js';
+import { headerLines } from './header-lines.js';
 import { importStream } from '../ingest/importer.js';
 import type { ImportSummary } from '../ingest/import-summary.js';
 import type { LineIssue } from '../ingest/envelope.js';
@@ -104,19 +105,12 @@ export interface AccessDeps {
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
-/** How many Authorization lines a request's headers hold (Node keeps only the first as `headers.authorization`). */
-function authorizationLines(raw: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
-  return n;
-}
-
 /** The key an Authorization header presents: undefined without the header, null when it is not one `Bearer <key>` line. */
 function presentedKey(request: FastifyRequest): string | null | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
   // Two keys in one request are no one's: a proxy or log may act on a line other than the first Node keeps.
-  if (authorizationLines(request.raw.rawHeaders) !== 1) return null;
+  if (headerLines(request.raw.rawHeaders, 'authorization') !== 1) return null;
   return BEARER.exec(header)?.[1] ?? null;
 }
 

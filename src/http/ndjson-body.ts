@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { NDJSON_MEDIA_TYPES } from '../contract/operations.js';
 import { ServiceError } from '../contract/error-codes.js';
+import { headerLines } from './header-lines.js';
 
 /** A body on disk, and how to remove it. */
 export interface SpooledBody {
@@ -27,6 +28,10 @@ function tooLarge(maxBytes: number): ServiceError {
 
 /** Checks the media type and encoding headers of a push; returns whether the body is gzip. */
 export function bodyEncoding(request: IncomingMessage, maxBytes: number): 'gzip' | 'identity' {
+  // Node keeps the first of two Content-Type lines; a proxy may have read the body by the other.
+  if (headerLines(request.rawHeaders, 'content-type') > 1) {
+    throw new ServiceError('unsupported_media_type', 'the body must have one Content-Type', [{ message: 'content-type: one line' }], { connection: 'close' });
+  }
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (!(NDJSON_MEDIA_TYPES as readonly string[]).includes(type)) {
     throw new ServiceError('unsupported_media_type', `the body must be ${NDJSON_MEDIA_TYPES.join(' or ')}`, [{ message: 'content-type: one import envelope per line' }], {

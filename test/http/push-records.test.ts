@@ -66,20 +66,36 @@ describe('push records over HTTP', () => {
     expect((await get(`/v1/companies/${C1}/details`, readA)).status).toBe(404);
   });
 
-  it('refuses a transfer coding other than chunked (415), storing nothing', async () => {
-    const body = gzipSync(companyLine(A, C1, DOC) + '\n');
+  /** A push written on a socket as it is given: header lines fetch would merge or refuse. Resolves to the whole answer. */
+  const rawPush = (headers: string[], body: Buffer): Promise<string> => {
     const { hostname, port } = new URL(svc.url);
-    const answer = await new Promise<string>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       const socket = connect({ host: hostname, port: Number(port) });
       const chunks: Buffer[] = [];
       socket.on('data', (c: Buffer) => chunks.push(c));
       socket.on('error', reject);
       socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      const head = [`POST /v1/records HTTP/1.1`, `Host: ${hostname}:${port}`, `Authorization: Bearer ${writeA}`, 'Content-Type: application/x-ndjson', 'Transfer-Encoding: gzip, chunked', 'Connection: close'];
-      socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]));
+      const head = [`POST /v1/records HTTP/1.1`, `Host: ${hostname}:${port}`, `Authorization: Bearer ${writeA}`, ...headers, 'Connection: close'];
+      socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
     });
+  };
+
+  it('refuses a transfer coding other than chunked (415), storing nothing', async () => {
+    const body = gzipSync(companyLine(A, C1, DOC) + '\n');
+    const chunked = Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
+    const answer = await rawPush(['Content-Type: application/x-ndjson', 'Transfer-Encoding: gzip, chunked'], chunked);
     expect(answer).toMatch(/^HTTP\/1\.1 415 /);
     expect(answer).toContain('"code":"unsupported_media_type"');
+    expect((await get(`/v1/companies/${C1}/details`, readA)).status).toBe(404);
+  });
+
+  it('refuses a push with two Content-Type lines (415), storing nothing', async () => {
+    const body = Buffer.from(companyLine(A, C1, DOC) + '\n');
+    for (const types of [['application/x-ndjson', 'application/x-ndjson'], ['application/x-ndjson', 'text/plain'], ['text/plain', 'application/x-ndjson']]) {
+      const answer = await rawPush([...types.map((t) => `Content-Type: ${t}`), `Content-Length: ${body.length}`], body);
+      expect(answer).toMatch(/^HTTP\/1\.1 415 /);
+      expect(answer).toContain('"message":"the body must have one Content-Type"');
+    }
     expect((await get(`/v1/companies/${C1}/details`, readA)).status).toBe(404);
   });
 
