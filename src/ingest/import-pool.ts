@@ -1,30 +1,9 @@
 /** The import's worker threads (a piscina pool): each chunk of lines comes back as a promise, awaited in order by the importer. */
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { Upsert } from '../store/store.js';
 import { processLine, type LineResult } from './process-line.js';
 import type { PrepareTask } from './prepare-worker.js';
-import { asBuffer, transferList } from '../threads/owned-bytes.js';
-
-/** Buffers arrive from a worker as plain Uint8Arrays; the store expects Buffers. */
-function asBufferOrNull(u8: Uint8Array | null): Buffer | null {
-  return u8 === null ? null : asBuffer(u8);
-}
-
-function revive(result: LineResult): LineResult {
-  if (result.kind !== 'record') return result.line === undefined ? result : { ...result, line: asBuffer(result.line) };
-  const u = result.upsert;
-  const upsert = { ...u, body: asBuffer(u.body), deflated: asBufferOrNull(u.deflated) } as Upsert;
-  if (upsert.kind === 'alert') {
-    const s = upsert.listing.summary;
-    upsert.listing = { ...upsert.listing, summary: { ...s, body: asBuffer(s.body), deflated: asBufferOrNull(s.deflated) } };
-  }
-  if (upsert.kind === 'customer' && upsert.company) {
-    const s = upsert.company.summary;
-    upsert.company = { ...upsert.company, summary: { ...s, body: asBuffer(s.body), deflated: asBufferOrNull(s.deflated) } };
-  }
-  return { ...result, upsert };
-}
+import { transferList, withBuffers } from '../threads/owned-bytes.js';
 
 // A worker's live data is one chunk of lines and its results; V8's default young generation
 // (48 MB on 64-bit) is mostly garbage between scavenges yet stays resident, per worker, and its old
@@ -161,7 +140,8 @@ export class ImportPool {
       this.pool.run({ lines: w.lines, gzipLevel: w.gzipLevel } satisfies PrepareTask, { transferList: transferList(w.lines) }).then(
         (r) => {
           done();
-          w.resolve(r.map(revive));
+          // Bytes arrive from a worker as plain Uint8Arrays; the store expects Buffers.
+          w.resolve(withBuffers(r));
         },
         (err: unknown) => {
           done();

@@ -42,3 +42,13 @@ export function transferList(buffers: Iterable<Uint8Array | null | undefined>): 
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
+
+/** `value` with every Uint8Array inside it (plain objects and arrays, as a thread's message holds them) made a Buffer over the same memory. */
+export function withBuffers<T>(value: T): T {
+  if (value instanceof Uint8Array) return asBuffer(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(withBuffers) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = withBuffers(v);
+  return out as T;
+}

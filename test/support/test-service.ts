@@ -95,7 +95,7 @@ export async function startTestService(
     corsOrigins: opts.corsOrigins,
     accessLog: opts.accessLog,
     consoleDir: opts.consoleDir,
-    ingest: { ...(opts.ingest ?? { maxBytes: SETTINGS.maxImportBytes.default, gzipLevel: 6 }), pool: ingestPool },
+    ingest: { ...(opts.ingest ?? { maxBytes: SETTINGS.maxImportBytes.default, gzipLevel: SETTINGS.gzipLevel.default }), pool: ingestPool },
     limits: opts.limits && { ...defaultLimits(), ...opts.limits },
   });
   const url = await app.listen({ port, host: '127.0.0.1' });

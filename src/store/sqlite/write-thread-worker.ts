@@ -1,7 +1,6 @@
 /** Worker thread of SqliteWriteThread: makes the serving store's writes on its own connection to the file. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { asBuffer } from '../../threads/owned-bytes.js';
-import type { Upsert } from '../store.js';
+import { withBuffers } from '../../threads/owned-bytes.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { WriteAnswer, WriteRequest } from './write-thread.js';
 
@@ -9,20 +8,11 @@ const { file } = workerData as { file: string };
 // A writer reads little and writes much, as an import does: no mapped reads, a small page cache.
 const store = await openSqliteStore(file, { bulkWrites: true });
 
-/** Bytes arrive as plain Uint8Arrays; the store's writers expect Buffers. */
-function revived(value: unknown): unknown {
-  if (value instanceof Uint8Array) return asBuffer(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(revived);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = revived(v);
-  return out;
-}
-
 function made(request: WriteRequest): unknown {
   switch (request.op) {
     case 'write':
-      return store.writeNow(revived(request.items) as Upsert[]);
+      // Bytes arrive as plain Uint8Arrays; the store's writers expect Buffers.
+      return store.writeNow(withBuffers(request.items));
     case 'erase':
       return store.eraseNow(request.project, request.customerKey, request.dryRun);
     case 'forget':

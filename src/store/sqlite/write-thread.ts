@@ -32,13 +32,14 @@ export type WriteAnswer = { id: number; ok: true; value: unknown } | { id: numbe
 interface Waiter {
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
+  /** Settles with the write, for close to wait on. */
+  done: Promise<unknown>;
 }
 
 /** The write thread of one SQLite file. */
 export class SqliteWriteThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, Waiter>();
-  private readonly settled = new Set<Promise<unknown>>();
   private nextId = 0;
   private broken: Error | undefined;
 
@@ -60,10 +61,9 @@ export class SqliteWriteThread {
   run<O extends WriteOp>(write: O): Promise<WriteValues[O['op']]> {
     if (this.broken !== undefined) return Promise.reject(this.broken);
     const id = this.nextId++;
-    const done = new Promise<unknown>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    const forget = (): boolean => this.settled.delete(done);
-    this.settled.add(done);
-    done.then(forget, forget);
+    let waiter!: Omit<Waiter, 'done'>;
+    const done = new Promise<unknown>((resolve, reject) => (waiter = { resolve, reject }));
+    this.waiting.set(id, { ...waiter, done });
     if (this.waiting.size === 1) this.worker.ref();
     // Copied, not moved: the caller's records stay whole.
     this.worker.postMessage({ ...write, id } satisfies WriteRequest);
@@ -87,7 +87,7 @@ export class SqliteWriteThread {
 
   /** Stops the thread once the writes it was given are made. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.settled]);
+    await Promise.allSettled([...this.waiting.values()].map((w) => w.done));
     this.fail(new Error('the SQLite store is closed'));
     await this.worker.terminate();
   }
